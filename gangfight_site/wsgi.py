@@ -1,0 +1,10 @@
+"""WSGI entry point (gunicorn gangfight_site.wsgi). Debug is off unless asked for."""
+
+import os
+
+from django.core.wsgi import get_wsgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gangfight_site.settings")
+os.environ.setdefault("DEBUG", "0")
+
+application = get_wsgi_application()
