@@ -1,0 +1,92 @@
+"""The small interface every game system implements, and what it returns."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Protocol
+
+
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing the rules say about a gang.
+
+    ``code`` is stable (it appears in docs/rules.md and in exported files), ``member``
+    is the key of the member it concerns (``None`` for the gang as a whole) and
+    ``message`` says what to change.
+    """
+
+    code: str
+    severity: Severity
+    message: str
+    member: str | None = None
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity is Severity.ERROR
+
+
+@dataclass(frozen=True)
+class RuleDoc:
+    """A rule as documented: its code, severity, a one-line summary and its source."""
+
+    code: str
+    severity: Severity
+    summary: str
+    source: str
+    decision: str = ""
+
+
+@dataclass
+class Report:
+    """The result of evaluating a roster: totals, per-member figures and findings."""
+
+    system: str
+    total_label: str
+    total: int
+    limit: int | None
+    findings: list[Finding]
+    members: dict[str, Any] = field(default_factory=dict)
+    gang: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity is Severity.ERROR]
+
+    @property
+    def warnings(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity is Severity.WARNING]
+
+    @property
+    def is_legal(self) -> bool:
+        return not self.errors
+
+    @property
+    def gang_findings(self) -> list[Finding]:
+        return [f for f in self.findings if f.member is None]
+
+    def findings_for(self, member_key: str) -> list[Finding]:
+        return [f for f in self.findings if f.member == member_key]
+
+    def codes(self) -> list[str]:
+        return [f.code for f in self.findings]
+
+
+class GameSystem(Protocol):
+    """What a game system module offers the rest of the app."""
+
+    id: str
+    name: str
+    total_label: str
+    seed: str
+    rules: tuple[RuleDoc, ...]
+
+    def evaluate(self, roster: Mapping[str, Any]) -> Report:
+        """Compute totals and findings for a roster. Never raises on bad values."""
+        ...

@@ -1,0 +1,1 @@
+"""One module per game system; each defines ``SYSTEM``."""

@@ -1,0 +1,836 @@
+"""Blackwater Gulch v1.1.2: build every member yourself (seed 002, French translation).
+
+A roster for this system is a dict::
+
+    {
+        "system": "bwg1",
+        "name": "The Dalton Boys",
+        "limit": 400,                      # optional Fame limit
+        "members": [
+            {
+                "key": "1",                # stable id of the member
+                "name": "Bill",
+                "type": "leader",          # leader | professional | henchman
+                "profession": "gunslinger",  # "" for henchmen
+                "points": {"str": 2, "qui": 3, "sta": 3, "int": 3, "rc": 5, "mc": 4},
+                "weapons": [{"name": "Bowie knife", "kind": "melee", "level": 3,
+                             "hands": 1, "strength": "M", "traits": []}],
+                "horse": {"name": "Mule", "str": 3, "qui": 3, "sta": 2, "int": 2,
+                          "speed": 7, "xp": 10},   # or None
+            },
+        ],
+    }
+
+``points`` are the attribute points spent on top of the 1 every attribute starts at.
+Recruitment order is the order of ``members``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.base import Finding, Report, RuleDoc, Severity
+
+ERROR = Severity.ERROR
+WARNING = Severity.WARNING
+
+SEED = "002_4e994b1f6a3b36b6.txt"
+
+ATTRIBUTES: tuple[str, ...] = ("str", "qui", "sta", "int", "rc", "mc")
+ATTRIBUTE_LABELS: dict[str, str] = {
+    "str": "Str",
+    "qui": "Qui",
+    "sta": "Sta",
+    "int": "Int",
+    "rc": "RC",
+    "mc": "MC",
+}
+ATTRIBUTE_NAMES: dict[str, str] = {
+    "str": "Strength",
+    "qui": "Quickness",
+    "sta": "Stamina",
+    "int": "Intellect",
+    "rc": "Ranged Combat",
+    "mc": "Melee Combat",
+}
+ATTRIBUTE_MIN = 1
+ATTRIBUTE_MAX = 6
+MIN_MEMBERS = 5
+BASE_TO_HIT = 4
+MAX_TO_HIT = 6
+FIRST_GANG_FAME = 400
+
+
+@dataclass(frozen=True)
+class MemberType:
+    id: str
+    label: str
+    xp: int
+    hp: int
+    dp: int
+    points: int
+    has_profession: bool
+
+
+MEMBER_TYPES: dict[str, MemberType] = {
+    t.id: t
+    for t in (
+        MemberType("leader", "Leader", xp=100, hp=3, dp=3, points=20, has_profession=True),
+        MemberType("professional", "Professional", 75, 2, 2, 15, has_profession=True),
+        MemberType("henchman", "Henchman", 50, 1, 1, 10, has_profession=False),
+    )
+}
+
+
+@dataclass(frozen=True)
+class Profession:
+    id: str
+    label: str
+    attribute: str
+    in_play: str
+    as_leader: str
+    weapon_grace: int = 0
+
+
+PROFESSIONS: dict[str, Profession] = {
+    p.id: p
+    for p in (
+        Profession(
+            "bounty_hunter",
+            "Bounty Hunter",
+            "str",
+            "Uses weapons one level above its RC or MC without penalty.",
+            'Friendly models within 12" may re-roll failed Morale tests.',
+            weapon_grace=1,
+        ),
+        Profession(
+            "gambler",
+            "Gambler",
+            "qui",
+            "May re-roll one die, like Leader's Luck; +1 DP in melee only.",
+            "Leader's Luck becomes 4 dice and may be lent to friends within 12\".",
+        ),
+        Profession(
+            "prospector",
+            "Prospector",
+            "sta",
+            'Treats outdoor terrain as heavy cover; moves 6" through difficult terrain '
+            "without a Qui roll (cannot run).",
+            'Those bonuses extend to friends within 12".',
+        ),
+        Profession(
+            "doctor",
+            "Doctor",
+            "int",
+            'May revive an out-of-action friend within 1": Int roll, must roll at most the '
+            "patient's Sta; a 1 always fails.",
+            "Teaches the gang to patch itself up.",
+        ),
+        Profession(
+            "wrassler",
+            "Wrassler",
+            "mc",
+            "One bonus melee attack when using a melee weapon; fists count as weapons.",
+            "Counts as an extra model for enemy Morale and as 2 models in melee.",
+        ),
+        Profession(
+            "gunslinger",
+            "Gunslinger",
+            "rc",
+            "May give up movement to aim: -1 to the to-hit target number.",
+            'No penalty for a second target with two pistols; +2D6" long range with a '
+            "Longarm or Repeater.",
+        ),
+    )
+}
+
+
+@dataclass(frozen=True)
+class Skill:
+    name: str
+    attribute: str
+    at: int
+    text: str
+
+
+SKILLS: tuple[Skill, ...] = (
+    Skill(
+        "Brute Strength",
+        "str",
+        4,
+        "In melee, force the defender to re-roll one successful save die.",
+    ),
+    Skill(
+        "Strong Arms",
+        "str",
+        6,
+        "-1 to the to-hit target number when shooting; +1D6 with thrown weapons.",
+    ),
+    Skill("Bravery", "int", 4, "-1 to the Morale target number."),
+    Skill("Duck & Cover", "int", 6, "+1 DP."),
+    Skill("Run & Gun", "qui", 4, "May shoot after running, at +1 to the target number."),
+    Skill("Knowhow", "qui", 6, "Uses weapons above its RC/MC level without penalty."),
+    Skill(
+        "Quickdraw",
+        "rc",
+        4,
+        "No to-hit penalty for two pistols in one turn (same target).",
+    ),
+    Skill("Deadeye", "rc", 6, "No penalty for long-range rifle shots."),
+    Skill(
+        "Duelist",
+        "mc",
+        4,
+        "No to-hit penalty for two 1-handed melee weapons (same target).",
+    ),
+    Skill(
+        "Point Blank",
+        "mc",
+        6,
+        "May use a pistol in melee at the pistol's Str, rolling MC.",
+    ),
+    Skill("Hearty", "sta", 4, "Re-roll one failed save die."),
+    Skill("Really Tough", "sta", 6, "+1 HP."),
+)
+
+WEAPON_KINDS = {"ranged": "RC", "melee": "MC"}
+
+WEAPON_TRAITS: dict[str, str] = {
+    "pistol": "Pistol: 1-handed; a pistol in each hand shoots twice.",
+    "longarm": "Longarm: 2-handed single shot; re-roll one missed die.",
+    "shotgun": "Shotgun: 2-handed; +1 Str at short range.",
+    "repeater": "Repeater: 2-handed; +1D6 to hit.",
+    "thrown": "Thrown: 1-handed; range = Str + 1D6; never one in each hand.",
+    "parry": "Parry: +1 DP against melee; two 1-handed parry weapons: +1 DP and "
+    "re-roll one failed save.",
+    "explosive": 'Explosive: 1D6" blast.',
+    "flaming": "Flaming: sets the target on fire.",
+}
+RANGED_TRAITS = frozenset({"pistol", "longarm", "shotgun", "repeater", "thrown"})
+MELEE_TRAITS = frozenset({"parry"})
+
+HORSE_FIELDS = ("str", "qui", "sta", "int", "speed", "xp")
+
+_PROFESSION_LIST = ", ".join(p.label for p in PROFESSIONS.values())
+
+RULES: tuple[RuleDoc, ...] = (
+    RuleDoc(
+        "bwg1.too_few_members",
+        ERROR,
+        "A gang has at least 5 members.",
+        "seed 002, p. 12 (Nom, renommée & taille de gang)",
+    ),
+    RuleDoc(
+        "bwg1.no_leader",
+        ERROR,
+        "A gang has a Leader.",
+        "seed 002, p. 12 (Le chef)",
+    ),
+    RuleDoc(
+        "bwg1.too_many_leaders",
+        ERROR,
+        "A gang has exactly one Leader; each extra Leader is flagged.",
+        "seed 002, p. 12 (Le chef)",
+    ),
+    RuleDoc(
+        "bwg1.too_few_henchmen",
+        ERROR,
+        "At least half of the members other than the Leader are Henchmen.",
+        "seed 002, p. 12 (Le reste de la Gang)",
+    ),
+    RuleDoc(
+        "bwg1.fame_over_limit",
+        ERROR,
+        "Fame (every member's XP plus horses' XP) is at most the gang's Fame limit, if set.",
+        "seed 002, p. 12 (Nom, renommée & taille de gang); p. 23 (Chevaux)",
+    ),
+    RuleDoc(
+        "bwg1.unknown_type",
+        ERROR,
+        "Every member is a Leader, a Professional or a Henchman.",
+        "seed 002, p. 10 (Statistiques); p. 12 (Recruter)",
+    ),
+    RuleDoc(
+        "bwg1.profession_missing",
+        ERROR,
+        "The Leader and every Professional have a profession.",
+        "seed 002, p. 12 (Le chef; Les professionnels)",
+    ),
+    RuleDoc(
+        "bwg1.unknown_profession",
+        ERROR,
+        f"A profession is one of: {_PROFESSION_LIST}.",
+        "seed 002, pp. 13-15 (professions)",
+    ),
+    RuleDoc(
+        "bwg1.henchman_profession",
+        ERROR,
+        "Henchmen have no profession.",
+        "seed 002, p. 12 (hommes de main: no special abilities or attribute bonus)",
+    ),
+    RuleDoc(
+        "bwg1.points_overspent",
+        ERROR,
+        "Attribute points spent are at most the type's allowance "
+        "(Leader 20, Professional 15, Henchman 10).",
+        "seed 002, p. 12 (Recruter)",
+    ),
+    RuleDoc(
+        "bwg1.points_unspent",
+        WARNING,
+        "Attribute points left unspent are wasted.",
+        "seed 002, p. 12 (Recruter)",
+    ),
+    RuleDoc(
+        "bwg1.attribute_above_max",
+        ERROR,
+        "No attribute exceeds 6.",
+        "seed 002, p. 10 (Attributs)",
+    ),
+    RuleDoc(
+        "bwg1.profession_bonus_above_max",
+        ERROR,
+        "The first-of-profession +1 may not push an attribute above 6.",
+        "seed 002, p. 10 (Attributs); pp. 13-15 (professions)",
+        decision="A bonus past 6 is a validation error, not silently capped (RULES.md).",
+    ),
+    RuleDoc(
+        "bwg1.attribute_below_min",
+        ERROR,
+        "Every attribute is at least 1 (no negative points).",
+        "seed 002, p. 10 (Attributs)",
+    ),
+    RuleDoc(
+        "bwg1.weapons_over_strength",
+        ERROR,
+        "A member carries at most Str weapons.",
+        "seed 002, p. 12 (Le chef: Str 3 to carry 3 weapons)",
+    ),
+    RuleDoc(
+        "bwg1.weapon_above_skill",
+        WARNING,
+        "A weapon above the member's RC (ranged) or MC (melee) adds +1 to the to-hit "
+        "target number per level above (max 6); Bounty Hunters get one level of grace, "
+        "Knowhow removes the penalty.",
+        "seed 002, p. 13 (Bounty Hunter); p. 11 (Knowhow); p. 17 and p. 35 (modifiers)",
+    ),
+    RuleDoc(
+        "bwg1.thrown_in_each_hand",
+        WARNING,
+        "A member can't use a thrown weapon in each hand.",
+        "seed 002, p. 30 (Arme de jet)",
+    ),
+    RuleDoc(
+        "bwg1.member_unnamed",
+        WARNING,
+        "Every member has a name (it goes on the gang sheet).",
+        "seed 002, p. 12 (Nom, renommée & taille de gang)",
+    ),
+)
+RULE_CODES = frozenset(r.code for r in RULES)
+_SEVERITY = {r.code: r.severity for r in RULES}
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+def _int(value: Any, default: int = 0) -> int:
+    if isinstance(value, bool):
+        return default
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str):
+        try:
+            return int(value.strip())
+        except ValueError:
+            return default
+    return default
+
+
+def _str(value: Any) -> str:
+    return value.strip() if isinstance(value, str) else ""
+
+
+@dataclass(frozen=True)
+class Weapon:
+    name: str
+    kind: str
+    level: int
+    hands: int = 1
+    strength: str = ""
+    traits: tuple[str, ...] = ()
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Weapon:
+        data = data if isinstance(data, Mapping) else {}
+        raw_traits = data.get("traits")
+        traits = tuple(
+            t.strip().lower()
+            for t in (raw_traits if isinstance(raw_traits, list | tuple) else ())
+            if isinstance(t, str)
+        )
+        kind = _str(data.get("kind")).lower()
+        if kind not in WEAPON_KINDS:
+            kind = "ranged" if RANGED_TRAITS & set(traits) else "melee"
+        return cls(
+            name=_str(data.get("name")) or "Unnamed weapon",
+            kind=kind,
+            level=max(0, _int(data.get("level"))),
+            hands=2 if _int(data.get("hands"), 1) == 2 else 1,
+            strength=_str(str(data.get("strength") or "")),
+            traits=traits,
+        )
+
+    @property
+    def skill_attribute(self) -> str:
+        return "rc" if self.kind == "ranged" else "mc"
+
+
+@dataclass(frozen=True)
+class Horse:
+    name: str
+    str: int
+    qui: int
+    sta: int
+    int: int
+    speed: int
+    xp: int
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Horse | None:
+        if not isinstance(data, Mapping):
+            return None
+        values = {f: max(0, _int(data.get(f))) for f in HORSE_FIELDS}
+        return cls(name=_str(data.get("name")) or "Horse", **values)
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass
+class WeaponReport:
+    weapon: Weapon
+    skill: int
+    grace: int
+    penalty: int
+
+    @property
+    def target(self) -> int:
+        """The to-hit target number with this weapon, before situational modifiers."""
+        return min(MAX_TO_HIT, BASE_TO_HIT + self.penalty)
+
+
+@dataclass
+class MemberReport:
+    key: str
+    name: str
+    position: int
+    type: MemberType | None
+    type_id: str
+    profession: Profession | None
+    profession_id: str
+    spent: dict[str, int]
+    attributes: dict[str, int]
+    bonus_attribute: str | None
+    points_available: int
+    xp: int
+    hp: int
+    dp: int
+    skills: list[Skill]
+    weapons: list[WeaponReport]
+    horse: Horse | None
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def points_spent(self) -> int:
+        return sum(self.spent.values())
+
+    @property
+    def points_left(self) -> int:
+        return self.points_available - self.points_spent
+
+    @property
+    def weapon_xp(self) -> int:
+        return sum(w.weapon.level for w in self.weapons)
+
+    @property
+    def horse_xp(self) -> int:
+        return self.horse.xp if self.horse else 0
+
+    @property
+    def fame(self) -> int:
+        """What this member brings to the gang's Fame: its XP and its horse's."""
+        return self.xp + self.horse_xp
+
+    @property
+    def type_label(self) -> str:
+        return self.type.label if self.type else self.type_id or "?"
+
+    @property
+    def profession_label(self) -> str:
+        if self.profession:
+            return self.profession.label
+        return self.profession_id
+
+    @property
+    def has_errors(self) -> bool:
+        return any(f.is_error for f in self.findings)
+
+    def rows(self) -> list[dict[str, Any]]:
+        """The six attributes, for templates: label, value, points spent, bonus."""
+        return [
+            {
+                "id": a,
+                "label": ATTRIBUTE_LABELS[a],
+                "name": ATTRIBUTE_NAMES[a],
+                "value": self.attributes[a],
+                "spent": self.spent[a],
+                "bonus": a == self.bonus_attribute,
+            }
+            for a in ATTRIBUTES
+        ]
+
+
+# --------------------------------------------------------------------------- evaluation
+
+
+def _plural(n: int, word: str, plural: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (plural or word + 's')}"
+
+
+class Bwg1:
+    id = "bwg1"
+    name = "Blackwater Gulch v1.1.2"
+    short_name = "Blackwater Gulch 1"
+    total_label = "Fame"
+    seed = SEED
+    rules = RULES
+    member_types = MEMBER_TYPES
+    professions = PROFESSIONS
+    attributes = ATTRIBUTES
+    attribute_labels = ATTRIBUTE_LABELS
+    skills = SKILLS
+    weapon_traits = WEAPON_TRAITS
+    min_members = MIN_MEMBERS
+    suggested_limit = FIRST_GANG_FAME
+    decisions = (
+        "Really Tough (Sta 6) gives +1 HP: the HP section says so; the skill list's "
+        '"+1 Sta" is impossible at Sta 6.',
+        "Duck & Cover (+1 DP) is the Int 6 skill: the seed's two-column layout puts it "
+        "under Int 6.",
+        "Recruitment order is the member order in the gang: the first member of each "
+        "profession (Leader included) gets its +1, and the sheet shows who got it.",
+        "Fame = every member's XP (base + weapon levels) + the XP of their horses.",
+        "The General Store price list is missing from the seed: only the Bowie knife (3), "
+        "Remington Army revolver (4) and Winchester Repeater (5) have the book's levels; "
+        "other shipped weapons are marked sample.",
+    )
+    # How catalogue items sit in a member's roster entry: category -> (key, many).
+    item_slots = {"weapon": ("weapons", True), "horse": ("horse", False)}
+
+    def new_member(self, member_type: str = "henchman") -> dict[str, Any]:
+        """The system-specific part of a freshly recruited member."""
+        return {
+            "type": member_type if member_type in MEMBER_TYPES else "henchman",
+            "profession": "",
+            "points": dict.fromkeys(ATTRIBUTES, 0),
+        }
+
+    def type_choices(self) -> list[tuple[str, str]]:
+        return [(t.id, t.label) for t in MEMBER_TYPES.values()]
+
+    def profession_choices(self) -> list[tuple[str, str]]:
+        return [
+            (p.id, f"{p.label} (+1 {ATTRIBUTE_LABELS[p.attribute]})") for p in PROFESSIONS.values()
+        ]
+
+    def evaluate(self, roster: Mapping[str, Any]) -> Report:
+        roster = roster if isinstance(roster, Mapping) else {}
+        raw_members = roster.get("members")
+        if not isinstance(raw_members, list):
+            raw_members = []
+        limit = _int(roster.get("limit"), 0) or None
+
+        findings: list[Finding] = []
+        members: list[MemberReport] = []
+        bonus_taken: dict[str, str] = {}  # profession id -> member key
+        keys: set[str] = set()
+        for position, raw in enumerate(raw_members, start=1):
+            raw = raw if isinstance(raw, Mapping) else {}
+            raw_key = raw.get("key")
+            key = _str(str(raw_key)) if isinstance(raw_key, str | int) else ""
+            if not key or key in keys:
+                key = f"#{position}"  # every member needs its own key for its findings
+            keys.add(key)
+            members.append(self._member(key, position, raw, bonus_taken))
+
+        for member in members:
+            self._check_member(member)
+
+        gang_findings = self._check_gang(members, limit)
+        findings.extend(gang_findings)
+        for member in members:
+            findings.extend(member.findings)
+
+        fame = sum(m.fame for m in members)
+        leader = next((m for m in members if m.type_id == "leader"), None)
+        luck = 4 if leader and leader.profession_id == "gambler" else 3
+        by_key = {m.key: m for m in members}
+        return Report(
+            system=self.id,
+            total_label=self.total_label,
+            total=fame,
+            limit=limit,
+            findings=findings,
+            members=by_key,
+            gang={
+                "leader": leader,
+                "leaders_luck_dice": luck,
+                "profession_bonuses": [
+                    {
+                        "profession": PROFESSIONS[p],
+                        "attribute": ATTRIBUTE_LABELS[PROFESSIONS[p].attribute],
+                        "member": by_key[k],
+                    }
+                    for p, k in bonus_taken.items()
+                ],
+                "counts": {t: sum(1 for m in members if m.type_id == t) for t in MEMBER_TYPES},
+                "member_list": members,
+            },
+        )
+
+    # ----------------------------------------------------------------- one member
+
+    def _member(
+        self, key: str, position: int, raw: Mapping[str, Any], bonus_taken: dict[str, str]
+    ) -> MemberReport:
+        type_id = _str(raw.get("type")).lower()
+        mtype = MEMBER_TYPES.get(type_id)
+        profession_id = _str(raw.get("profession")).lower()
+        profession = PROFESSIONS.get(profession_id)
+        points = raw.get("points") if isinstance(raw.get("points"), Mapping) else {}
+        spent = {a: _int(points.get(a)) for a in ATTRIBUTES}
+
+        bonus_attribute = None
+        if mtype and mtype.has_profession and profession and profession.id not in bonus_taken:
+            bonus_taken[profession.id] = key
+            bonus_attribute = profession.attribute
+
+        attributes = {
+            a: ATTRIBUTE_MIN + spent[a] + (1 if a == bonus_attribute else 0) for a in ATTRIBUTES
+        }
+        skills = [s for s in SKILLS if attributes[s.attribute] >= s.at]
+        skill_names = {s.name for s in skills}
+
+        weapons_raw = raw.get("weapons") if isinstance(raw.get("weapons"), list) else []
+        weapons = [Weapon.from_dict(w) for w in weapons_raw]
+        grace = profession.weapon_grace if (profession and mtype and mtype.has_profession) else 0
+        knowhow = "Knowhow" in skill_names
+        weapon_reports = []
+        for w in weapons:
+            skill = attributes[w.skill_attribute]
+            over = w.level - skill - grace
+            weapon_reports.append(
+                WeaponReport(w, skill=skill, grace=grace, penalty=0 if knowhow else max(0, over))
+            )
+
+        base_xp = mtype.xp if mtype else 0
+        return MemberReport(
+            key=key,
+            name=_str(raw.get("name")),
+            position=position,
+            type=mtype,
+            type_id=type_id,
+            profession=profession,
+            profession_id=profession_id,
+            spent=spent,
+            attributes=attributes,
+            bonus_attribute=bonus_attribute,
+            points_available=mtype.points if mtype else 0,
+            xp=base_xp + sum(w.level for w in weapons),
+            hp=(mtype.hp if mtype else 0) + (1 if "Really Tough" in skill_names else 0),
+            dp=(mtype.dp if mtype else 0) + (1 if "Duck & Cover" in skill_names else 0),
+            skills=skills,
+            weapons=weapon_reports,
+            horse=Horse.from_dict(raw.get("horse")),
+        )
+
+    def _check_member(self, m: MemberReport) -> None:
+        def add(code: str, message: str) -> None:
+            m.findings.append(Finding(code, _SEVERITY[code], message, member=m.key))
+
+        if not m.name:
+            add(
+                "bwg1.member_unnamed",
+                "This member has no name: give them one, it goes on the gang sheet.",
+            )
+
+        if m.type is None:
+            shown = f"'{m.type_id}'" if m.type_id else "No type"
+            add(
+                "bwg1.unknown_type",
+                f"{shown} is not a member type: choose Leader, Professional or Henchman.",
+            )
+        elif m.type.has_profession:
+            if not m.profession_id:
+                add(
+                    "bwg1.profession_missing",
+                    f"A {m.type.label} needs a profession: choose one of {_PROFESSION_LIST}.",
+                )
+            elif m.profession is None:
+                add(
+                    "bwg1.unknown_profession",
+                    f"'{m.profession_id}' is not a profession: choose one of {_PROFESSION_LIST}.",
+                )
+        elif m.profession_id:
+            add(
+                "bwg1.henchman_profession",
+                "Henchmen have no profession: clear the profession, or make this member "
+                "a Professional.",
+            )
+
+        if m.type is not None:
+            left = m.points_left
+            if left < 0:
+                add(
+                    "bwg1.points_overspent",
+                    f"Spent {m.points_spent} of the {m.points_available} attribute points a "
+                    f"{m.type.label} has: take {_plural(-left, 'point')} off.",
+                )
+            elif left > 0:
+                add(
+                    "bwg1.points_unspent",
+                    f"{_plural(left, 'attribute point')} of {m.points_available} left to "
+                    f"spend: spend {'it' if left == 1 else 'them'} or "
+                    f"{'it is' if left == 1 else 'they are'} wasted.",
+                )
+
+        for a in ATTRIBUTES:
+            value = m.attributes[a]
+            label = ATTRIBUTE_LABELS[a]
+            if value > ATTRIBUTE_MAX:
+                excess = value - ATTRIBUTE_MAX
+                if a == m.bonus_attribute and value - 1 <= ATTRIBUTE_MAX:
+                    assert m.profession is not None
+                    add(
+                        "bwg1.profession_bonus_above_max",
+                        f"The first {m.profession.label}'s +1 {label} takes {label} to "
+                        f"{value}; no attribute may exceed {ATTRIBUTE_MAX}: take "
+                        f"{_plural(excess, 'point')} off {label}.",
+                    )
+                else:
+                    add(
+                        "bwg1.attribute_above_max",
+                        f"{label} is {value}; no attribute may exceed {ATTRIBUTE_MAX}: "
+                        f"take {_plural(excess, 'point')} off {label}.",
+                    )
+            elif value < ATTRIBUTE_MIN:
+                add(
+                    "bwg1.attribute_below_min",
+                    f"{label} is {value}; every attribute starts at {ATTRIBUTE_MIN}: set "
+                    f"the points spent on {label} to 0 or more.",
+                )
+
+        strength = m.attributes["str"]
+        carried = len(m.weapons)
+        if carried > max(strength, 0):
+            drop = carried - max(strength, 0)
+            add(
+                "bwg1.weapons_over_strength",
+                f"Carries {_plural(carried, 'weapon')} but Str {strength} allows "
+                f"{max(strength, 0)}: raise Str to {carried} or drop "
+                f"{_plural(drop, 'weapon')}.",
+            )
+
+        for wr in m.weapons:
+            if wr.penalty <= 0:
+                continue
+            w = wr.weapon
+            label = WEAPON_KINDS[w.kind]
+            if wr.grace:
+                against = (
+                    f"{label} is {wr.skill} ({wr.skill + wr.grace} with the Bounty Hunter's "
+                    "level of grace)"
+                )
+            else:
+                against = f"{label} is {wr.skill}"
+            fixes = []
+            if w.level - wr.grace <= ATTRIBUTE_MAX:
+                fixes.append(f"raise {label} to {w.level - wr.grace}")
+            fixes.append("reach Qui 6 (Knowhow)")
+            fixes.append(f"choose a {w.kind} weapon of level {wr.skill + wr.grace} or less")
+            add(
+                "bwg1.weapon_above_skill",
+                f"{w.name} is level {w.level} but {against}: +{wr.penalty} to the to-hit "
+                f"target number (hits on {wr.target}+ instead of {BASE_TO_HIT}+). To use it "
+                f"without penalty, {', '.join(fixes[:-1])} or {fixes[-1]}.",
+            )
+
+        thrown = [wr.weapon.name for wr in m.weapons if "thrown" in wr.weapon.traits]
+        if len(thrown) >= 2:
+            add(
+                "bwg1.thrown_in_each_hand",
+                f"Carries {_plural(len(thrown), 'thrown weapon')} ({', '.join(thrown)}): "
+                "they can't be used one in each hand, so only one is thrown at a time. "
+                "Keep one, or carry the rest knowing this.",
+            )
+
+    # ----------------------------------------------------------------- the gang
+
+    def _check_gang(self, members: list[MemberReport], limit: int | None) -> list[Finding]:
+        found: list[Finding] = []
+
+        def add(code: str, message: str, member: str | None = None) -> None:
+            found.append(Finding(code, _SEVERITY[code], message, member=member))
+
+        count = len(members)
+        if count < MIN_MEMBERS:
+            add(
+                "bwg1.too_few_members",
+                f"The gang has {_plural(count, 'member')}; a gang needs at least "
+                f"{MIN_MEMBERS}: recruit {MIN_MEMBERS - count} more.",
+            )
+
+        leaders = [m for m in members if m.type_id == "leader"]
+        if not leaders:
+            add("bwg1.no_leader", "The gang has no Leader: make one member the Leader.")
+        for extra in leaders[1:]:
+            add(
+                "bwg1.too_many_leaders",
+                f"{extra.name or 'This member'} is a second Leader, and a gang has exactly "
+                f"one (the first is {leaders[0].name or 'unnamed'}): make this member a "
+                "Professional or a Henchman.",
+                member=extra.key,
+            )
+
+        others = count - len(leaders)
+        henchmen = sum(1 for m in members if m.type_id == "henchman")
+        needed = math.ceil(others / 2)
+        if henchmen < needed:
+            convert = needed - henchmen
+            recruit = others - 2 * henchmen
+            add(
+                "bwg1.too_few_henchmen",
+                f"{_plural(others, 'member')} besides the Leader need at least "
+                f"{_plural(needed, 'Henchman', 'Henchmen')}; the gang has {henchmen}: make "
+                f"{_plural(convert, 'more member')} "
+                f"{'a Henchman' if convert == 1 else 'Henchmen'}, or recruit "
+                f"{_plural(recruit, 'more Henchman', 'more Henchmen')}.",
+            )
+
+        fame = sum(m.fame for m in members)
+        if limit is not None and fame > limit:
+            add(
+                "bwg1.fame_over_limit",
+                f"Fame {fame} is over the gang's limit of {limit} by {fame - limit}: drop "
+                f"weapons, horses or members worth {fame - limit} XP, or raise the limit.",
+            )
+        return found
+
+
+SYSTEM = Bwg1()
