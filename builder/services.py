@@ -1,0 +1,165 @@
+"""Every change to a gang, each in one transaction, each bumping the gang's version.
+
+Views read the request, call one of these, and render. Nothing here reads a request.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import F, Max
+from django.utils import timezone
+
+from builder.models import Gang, Item, Member, MemberItem, new_share_token
+from rules import get_system
+
+
+def _touch(gang: Gang) -> None:
+    """Mark the gang changed: a new version and a new 'updated' time.
+
+    The version orders the builder's answers: the page ignores an answer older than the
+    one it shows. Read back inside the transaction, after the UPDATE locked the row, it
+    is exactly this change's version.
+    """
+    now = timezone.now()
+    Gang.objects.filter(pk=gang.pk).update(version=F("version") + 1, updated=now)
+    gang.version = Gang.objects.filter(pk=gang.pk).values_list("version", flat=True).get()
+    gang.updated = now
+
+
+@transaction.atomic
+def create_gang(owner, *, system: str, name: str, limit: int | None) -> Gang:
+    get_system(system)  # unknown systems fail here, before anything is saved
+    return Gang.objects.create(owner=owner, system=system, name=name, limit=limit)
+
+
+@transaction.atomic
+def update_gang(gang: Gang, *, name: str, limit: int | None) -> Gang:
+    gang.name = name
+    gang.limit = limit
+    gang.save(update_fields=["name", "limit"])
+    _touch(gang)
+    return gang
+
+
+@transaction.atomic
+def delete_gang(gang: Gang) -> None:
+    gang.delete()
+
+
+@transaction.atomic
+def reset_share_token(gang: Gang) -> Gang:
+    gang.share_token = new_share_token()
+    gang.save(update_fields=["share_token", "updated"])
+    return gang
+
+
+@transaction.atomic
+def add_member(gang: Gang, *, name: str, member_type: str) -> Member:
+    system = get_system(gang.system)
+    last = gang.members.aggregate(last=Max("position"))["last"]
+    member = Member.objects.create(
+        gang=gang,
+        name=name,
+        position=0 if last is None else last + 1,
+        data=system.new_member(member_type),
+    )
+    _touch(gang)
+    return member
+
+
+def _locked(member: Member) -> Member:
+    """The member re-read under a row lock, so two quick clicks can't lose one."""
+    fresh = Member.objects.select_for_update().get(pk=member.pk)
+    member.data, member.name = fresh.data, fresh.name
+    return member
+
+
+@transaction.atomic
+def update_member(member: Member, *, name: str, member_type: str, profession: str) -> Member:
+    _locked(member)
+    member.name = name
+    data = dict(member.data)
+    data["type"] = member_type
+    # A Henchman has no profession: changing to one clears it rather than leave an error.
+    data["profession"] = "" if member_type == "henchman" else profession
+    member.data = data
+    member.save(update_fields=["name", "data"])
+    _touch(member.gang)
+    return member
+
+
+@transaction.atomic
+def change_points(member: Member, attribute: str, delta: int) -> Member:
+    _locked(member)
+    data = dict(member.data)
+    points = dict(data.get("points") or {})
+    points[attribute] = max(0, int(points.get(attribute, 0)) + delta)
+    data["points"] = points
+    member.data = data
+    member.save(update_fields=["data"])
+    _touch(member.gang)
+    return member
+
+
+@transaction.atomic
+def add_item(member: Member, item: Item) -> MemberItem:
+    """Give a member a catalogue item. A member has one horse: a new one replaces it."""
+    system = get_system(member.gang.system)
+    _key, many = system.item_slots[item.category]
+    if not many:
+        member.member_items.filter(item__category=item.category).delete()
+    last = member.member_items.aggregate(last=Max("position"))["last"]
+    member_item = MemberItem.objects.create(
+        member=member, item=item, position=0 if last is None else last + 1
+    )
+    _touch(member.gang)
+    return member_item
+
+
+@transaction.atomic
+def remove_item(member_item: MemberItem) -> None:
+    gang = member_item.member.gang
+    member_item.delete()
+    _touch(gang)
+
+
+@transaction.atomic
+def clear_items(member: Member, category: str) -> None:
+    member.member_items.filter(item__category=category).delete()
+    _touch(member.gang)
+
+
+@transaction.atomic
+def move_member(member: Member, direction: str) -> None:
+    """Swap a member with its neighbour; recruitment order decides profession bonuses."""
+    members = list(member.gang.members.select_for_update().order_by("position", "id"))
+    index = next(i for i, m in enumerate(members) if m.pk == member.pk)
+    other = index - 1 if direction == "up" else index + 1
+    if not 0 <= other < len(members):
+        return
+    members[index], members[other] = members[other], members[index]
+    for position, m in enumerate(members):
+        if m.position != position:
+            m.position = position
+            m.save(update_fields=["position"])
+    _touch(member.gang)
+
+
+@transaction.atomic
+def delete_member(member: Member) -> None:
+    gang = member.gang
+    member.delete()
+    _touch(gang)
+
+
+@transaction.atomic
+def save_own_item(item: Item) -> Item:
+    item.save()
+    for gang in Gang.objects.filter(members__member_items__item=item).distinct():
+        _touch(gang)
+    return item
+
+
+@transaction.atomic
+def delete_own_item(item: Item) -> None:
+    item.delete()
