@@ -1,0 +1,54 @@
+from django.urls import path
+
+from builder import views
+
+urlpatterns = [
+    path("gangs/", views.gang_list, name="gang_list"),
+    path("gangs/new/", views.gang_create, name="gang_create"),
+    path("gangs/<int:gang_id>/", views.gang_detail, name="gang_detail"),
+    path("gangs/<int:gang_id>/settings/", views.gang_update, name="gang_update"),
+    path("gangs/<int:gang_id>/delete/", views.gang_delete, name="gang_delete"),
+    path("gangs/<int:gang_id>/share/reset/", views.gang_share_reset, name="gang_share_reset"),
+    path("gangs/<int:gang_id>/sheet.pdf", views.gang_sheet_pdf, name="gang_sheet_pdf"),
+    path("gangs/<int:gang_id>/members/add/", views.member_add, name="member_add"),
+    path(
+        "gangs/<int:gang_id>/members/<int:member_id>/",
+        views.member_update,
+        name="member_update",
+    ),
+    path(
+        "gangs/<int:gang_id>/members/<int:member_id>/points/",
+        views.member_points,
+        name="member_points",
+    ),
+    path(
+        "gangs/<int:gang_id>/members/<int:member_id>/weapons/",
+        views.member_weapon_add,
+        name="member_weapon_add",
+    ),
+    path(
+        "gangs/<int:gang_id>/members/<int:member_id>/weapons/<int:member_item_id>/remove/",
+        views.member_weapon_remove,
+        name="member_weapon_remove",
+    ),
+    path(
+        "gangs/<int:gang_id>/members/<int:member_id>/horse/",
+        views.member_horse,
+        name="member_horse",
+    ),
+    path(
+        "gangs/<int:gang_id>/members/<int:member_id>/move/",
+        views.member_move,
+        name="member_move",
+    ),
+    path(
+        "gangs/<int:gang_id>/members/<int:member_id>/delete/",
+        views.member_delete,
+        name="member_delete",
+    ),
+    path("s/<str:token>/", views.gang_shared, name="gang_shared"),
+    path("s/<str:token>/sheet.pdf", views.gang_shared_pdf, name="gang_shared_pdf"),
+    path("weapons/", views.weapon_list, name="weapon_list"),
+    path("weapons/<int:item_id>/edit/", views.weapon_update, name="weapon_update"),
+    path("weapons/<int:item_id>/delete/", views.weapon_delete, name="weapon_delete"),
+]

@@ -1,0 +1,408 @@
+"""The gang builder's views: read the request, call one service, render.
+
+Every gang URL goes through ``_get_gang_for_user``, which starts from the user, so a
+stranger's gang is a 404. An htmx request gets the ``#builder`` fragment of the same
+template; a plain form post is redirected back to the page (or, when the form is
+invalid, gets the whole page with the errors beside the field, status 200).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Prefetch, ProtectedError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.html import format_html_join
+from django.views.decorators.http import require_http_methods, require_POST
+
+from builder import pdf, services
+from builder.forms import (
+    GangCreateForm,
+    GangSettingsForm,
+    ItemChoiceForm,
+    MemberAddForm,
+    MemberForm,
+    MoveForm,
+    PointsForm,
+    WeaponForm,
+)
+from builder.models import Gang, Item, Member, MemberItem
+from builder.roster import EvaluatedGang, evaluate_gang, members_with_items
+
+
+def _get_gang_for_user(user, gang_id: int) -> Gang:
+    """The user's own gang, or 404: nobody else's gang is ever found."""
+    return get_object_or_404(user.gangs.all(), pk=gang_id)
+
+
+def _get_member(gang: Gang, member_id: int) -> Member:
+    return get_object_or_404(gang.members.all(), pk=member_id)
+
+
+# --------------------------------------------------------------------------- the builder
+
+
+def _builder_context(
+    request: HttpRequest,
+    gang: Gang,
+    *,
+    evaluated: EvaluatedGang | None = None,
+    member_errors: dict[int, dict[str, Any]] | None = None,
+    add_form: MemberAddForm | None = None,
+    settings_form: GangSettingsForm | None = None,
+) -> dict[str, Any]:
+    evaluated = evaluated or evaluate_gang(gang)
+    member_errors = member_errors or {}
+    catalogue = list(Item.objects.available_to(request.user).filter(system=gang.system))
+    rows = evaluated.item_rows()
+    for row in rows:
+        row["urls"] = _member_urls(gang.pk, row["member"].pk)
+        row["errors"] = member_errors.get(row["member"].pk, {})
+        # Weapons stored beside the engine's figures for them (same order).
+        row["weapons"] = list(zip(row["items"].get("weapon", []), row["r"].weapons, strict=True))
+        horses = row["items"].get("horse", [])
+        row["horse_item"] = horses[0] if horses else None
+    return {
+        "gang": gang,
+        "system": evaluated.system,
+        "report": evaluated.report,
+        "evaluated": evaluated,
+        "rows": rows,
+        # The same list in every member's "add a weapon" menu: rendered once.
+        "weapon_options": _weapon_options(
+            [i for i in catalogue if i.category == Item.Category.WEAPON]
+        ),
+        "horses": [i for i in catalogue if i.category == Item.Category.HORSE],
+        "add_form": add_form or MemberAddForm(system_id=gang.system),
+        "settings_form": settings_form or GangSettingsForm.for_gang(gang),
+        "share_url": request.build_absolute_uri(reverse("gang_shared", args=[gang.share_token])),
+    }
+
+
+def _member_urls(gang_id: int, member_id: int) -> dict[str, str]:
+    """Every URL of a member's forms, from one reverse() (they share a prefix)."""
+    base = reverse("member_update", args=[gang_id, member_id])
+    return {
+        "update": base,
+        "points": base + "points/",
+        "weapon_add": base + "weapons/",
+        "weapon_remove": base + "weapons/",  # + "<member item id>/remove/"
+        "horse": base + "horse/",
+        "move": base + "move/",
+        "delete": base + "delete/",
+    }
+
+
+def _weapon_options(weapons: list[Item]) -> str:
+    def label(w: Item) -> str:
+        mark = " · yours" if w.owner_id else " · sample" if w.is_sample else ""
+        return f"{w.name} (level {w.stats.get('level', '?')}, {w.stats.get('kind', '?')}){mark}"
+
+    return format_html_join(
+        "", '<option value="{}">{}</option>', ((w.pk, label(w)) for w in weapons)
+    )
+
+
+def _render_builder(request: HttpRequest, gang: Gang, **kwargs: Any) -> HttpResponse:
+    template = "builder/gang_detail.html"
+    if request.htmx:
+        template += "#builder"
+    return render(request, template, _builder_context(request, gang, **kwargs))
+
+
+def _changed(request: HttpRequest, gang: Gang, anchor: str = "") -> HttpResponse:
+    """After a successful change: the fresh fragment for htmx, a redirect otherwise."""
+    if request.htmx:
+        return _render_builder(request, gang)
+    return redirect(reverse("gang_detail", args=[gang.pk]) + anchor)
+
+
+def _invalid(request: HttpRequest, gang: Gang, member: Member, field: str, form) -> HttpResponse:
+    """Show a member's form errors beside the field it concerns (status 200)."""
+    errors = [str(e) for errs in form.errors.values() for e in errs]
+    return _render_builder(request, gang, member_errors={member.pk: {field: errors}})
+
+
+@login_required
+def gang_list(request: HttpRequest) -> HttpResponse:
+    gangs = list(request.user.gangs.all())
+    members = {}
+    for member in Member.objects.filter(gang__in=gangs).prefetch_related(
+        Prefetch("member_items", queryset=MemberItem.objects.select_related("item"))
+    ):
+        members.setdefault(member.gang_id, []).append(member)
+    entries = [evaluate_gang(g, members.get(g.pk, [])) for g in gangs]
+    return render(request, "builder/gang_list.html", {"entries": entries})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def gang_create(request: HttpRequest) -> HttpResponse:
+    form = GangCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        gang = services.create_gang(
+            request.user,
+            system=form.cleaned_data["system"],
+            name=form.cleaned_data["name"],
+            limit=form.cleaned_data["limit"],
+        )
+        return redirect("gang_detail", gang_id=gang.pk)
+    return render(request, "builder/gang_create.html", {"form": form})
+
+
+@login_required
+def gang_detail(request: HttpRequest, gang_id: int) -> HttpResponse:
+    gang = _get_gang_for_user(request.user, gang_id)
+    return _render_builder(request, gang)
+
+
+@login_required
+@require_POST
+def gang_update(request: HttpRequest, gang_id: int) -> HttpResponse:
+    gang = _get_gang_for_user(request.user, gang_id)
+    form = GangSettingsForm(request.POST, prefix="gang")
+    if not form.is_valid():
+        return _render_builder(request, gang, settings_form=form)
+    services.update_gang(gang, name=form.cleaned_data["name"], limit=form.cleaned_data["limit"])
+    return _changed(request, gang)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def gang_delete(request: HttpRequest, gang_id: int) -> HttpResponse:
+    gang = _get_gang_for_user(request.user, gang_id)
+    if request.method == "POST":
+        name = gang.name
+        services.delete_gang(gang)
+        messages.success(request, f"“{name}” was deleted.")
+        return redirect("gang_list")
+    return render(request, "builder/gang_confirm_delete.html", {"gang": gang})
+
+
+@login_required
+@require_POST
+def gang_share_reset(request: HttpRequest, gang_id: int) -> HttpResponse:
+    gang = _get_gang_for_user(request.user, gang_id)
+    services.reset_share_token(gang)
+    messages.success(request, "The old share link no longer works; here is the new one.")
+    return redirect(reverse("gang_detail", args=[gang.pk]) + "#share")
+
+
+@login_required
+@require_POST
+def member_add(request: HttpRequest, gang_id: int) -> HttpResponse:
+    gang = _get_gang_for_user(request.user, gang_id)
+    form = MemberAddForm(request.POST, system_id=gang.system)
+    if not form.is_valid():
+        return _render_builder(request, gang, add_form=form)
+    member = services.add_member(
+        gang, name=form.cleaned_data["name"], member_type=form.cleaned_data["member_type"]
+    )
+    return _changed(request, gang, f"#member-{member.pk}")
+
+
+@login_required
+@require_POST
+def member_update(request: HttpRequest, gang_id: int, member_id: int) -> HttpResponse:
+    gang = _get_gang_for_user(request.user, gang_id)
+    member = _get_member(gang, member_id)
+    form = MemberForm(request.POST, system_id=gang.system)
+    if not form.is_valid():
+        return _invalid(request, gang, member, "form", form)
+    services.update_member(
+        member,
+        name=form.cleaned_data["name"],
+        member_type=form.cleaned_data["member_type"],
+        profession=form.cleaned_data["profession"],
+    )
+    return _changed(request, gang, f"#member-{member.pk}")
+
+
+@login_required
+@require_POST
+def member_points(request: HttpRequest, gang_id: int, member_id: int) -> HttpResponse:
+    gang = _get_gang_for_user(request.user, gang_id)
+    member = _get_member(gang, member_id)
+    report = evaluate_gang(gang).report.members[str(member.pk)]
+    form = PointsForm(request.POST, member_report=report)
+    if not form.is_valid():
+        return _invalid(request, gang, member, "points", form)
+    services.change_points(member, form.cleaned_data["attribute"], form.cleaned_data["delta"])
+    return _changed(request, gang, f"#member-{member.pk}")
+
+
+@login_required
+@require_POST
+def member_weapon_add(request: HttpRequest, gang_id: int, member_id: int) -> HttpResponse:
+    gang = _get_gang_for_user(request.user, gang_id)
+    member = _get_member(gang, member_id)
+    form = ItemChoiceForm(
+        request.POST, user=request.user, system_id=gang.system, category=Item.Category.WEAPON
+    )
+    if not form.is_valid():
+        return _invalid(request, gang, member, "weapons", form)
+    services.add_item(member, form.cleaned_data["item"])
+    return _changed(request, gang, f"#member-{member.pk}")
+
+
+@login_required
+@require_POST
+def member_weapon_remove(
+    request: HttpRequest, gang_id: int, member_id: int, member_item_id: int
+) -> HttpResponse:
+    gang = _get_gang_for_user(request.user, gang_id)
+    member = _get_member(gang, member_id)
+    member_item = get_object_or_404(member.member_items.all(), pk=member_item_id)
+    services.remove_item(member_item)
+    return _changed(request, gang, f"#member-{member.pk}")
+
+
+@login_required
+@require_POST
+def member_horse(request: HttpRequest, gang_id: int, member_id: int) -> HttpResponse:
+    gang = _get_gang_for_user(request.user, gang_id)
+    member = _get_member(gang, member_id)
+    form = ItemChoiceForm(
+        request.POST,
+        user=request.user,
+        system_id=gang.system,
+        category=Item.Category.HORSE,
+        required=False,
+    )
+    if not form.is_valid():
+        return _invalid(request, gang, member, "horse", form)
+    if form.cleaned_data["item"] is None:
+        services.clear_items(member, Item.Category.HORSE)
+    else:
+        services.add_item(member, form.cleaned_data["item"])
+    return _changed(request, gang, f"#member-{member.pk}")
+
+
+@login_required
+@require_POST
+def member_move(request: HttpRequest, gang_id: int, member_id: int) -> HttpResponse:
+    gang = _get_gang_for_user(request.user, gang_id)
+    member = _get_member(gang, member_id)
+    form = MoveForm(request.POST)
+    if not form.is_valid():
+        return _invalid(request, gang, member, "move", form)
+    services.move_member(member, form.cleaned_data["direction"])
+    return _changed(request, gang, f"#member-{member.pk}")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def member_delete(request: HttpRequest, gang_id: int, member_id: int) -> HttpResponse:
+    gang = _get_gang_for_user(request.user, gang_id)
+    member = _get_member(gang, member_id)
+    if request.method == "POST":
+        services.delete_member(member)
+        return _changed(request, gang, "#members")
+    return render(request, "builder/member_confirm_delete.html", {"gang": gang, "member": member})
+
+
+# --------------------------------------------------------------------------- PDF and sharing
+
+
+def _sheet_response(request: HttpRequest, gang: Gang) -> HttpResponse:
+    evaluated = evaluate_gang(gang)
+    try:
+        content = pdf.gang_sheet(evaluated)
+    except pdf.PdfUnavailable as error:
+        return render(request, "builder/pdf_error.html", {"gang": gang, "error": error}, status=503)
+    response = HttpResponse(content, content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="{pdf.filename(gang, "sheet")}"'
+    return response
+
+
+@login_required
+def gang_sheet_pdf(request: HttpRequest, gang_id: int) -> HttpResponse:
+    return _sheet_response(request, _get_gang_for_user(request.user, gang_id))
+
+
+def gang_shared(request: HttpRequest, token: str) -> HttpResponse:
+    gang = get_object_or_404(Gang, share_token=token)
+    evaluated = evaluate_gang(gang, list(members_with_items(gang)))
+    return render(
+        request,
+        "builder/gang_shared.html",
+        {
+            "gang": gang,
+            "system": evaluated.system,
+            "report": evaluated.report,
+            "evaluated": evaluated,
+            "rows": evaluated.item_rows(),
+            "is_owner": request.user.is_authenticated and request.user.pk == gang.owner_id,
+        },
+    )
+
+
+def gang_shared_pdf(request: HttpRequest, token: str) -> HttpResponse:
+    return _sheet_response(request, get_object_or_404(Gang, share_token=token))
+
+
+# --------------------------------------------------------------------------- own weapons
+
+
+def _get_item_for_user(user, item_id: int) -> Item:
+    return get_object_or_404(user.items.all(), pk=item_id)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def weapon_list(request: HttpRequest) -> HttpResponse:
+    form = WeaponForm(request.POST or None, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        item = form.save()
+        messages.success(request, f"“{item.name}” is in your catalogue.")
+        return redirect("weapon_list")
+    weapons = Item.objects.available_to(request.user).filter(
+        system="bwg1", category=Item.Category.WEAPON
+    )
+    horses = Item.objects.filter(owner__isnull=True, system="bwg1", category=Item.Category.HORSE)
+    return render(
+        request,
+        "builder/weapon_list.html",
+        {
+            "form": form,
+            "builtin": [w for w in weapons if w.is_builtin],
+            "own": [w for w in weapons if not w.is_builtin],
+            "horses": horses,
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def weapon_update(request: HttpRequest, item_id: int) -> HttpResponse:
+    item = _get_item_for_user(request.user, item_id)
+    form = WeaponForm(request.POST or None, user=request.user, instance=item)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, f"“{item.name}” was saved.")
+        return redirect("weapon_list")
+    return render(request, "builder/weapon_form.html", {"form": form, "item": item})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def weapon_delete(request: HttpRequest, item_id: int) -> HttpResponse:
+    item = _get_item_for_user(request.user, item_id)
+    used_by = list(
+        MemberItem.objects.filter(item=item)
+        .select_related("member__gang")
+        .order_by("member__gang__name", "member__position")
+    )
+    if request.method == "POST":
+        try:
+            services.delete_own_item(item)
+        except ProtectedError:
+            messages.error(request, f"“{item.name}” is still carried: remove it first.")
+            return redirect("weapon_delete", item_id=item.pk)
+        messages.success(request, f"“{item.name}” was deleted.")
+        return redirect("weapon_list")
+    return render(request, "builder/weapon_confirm_delete.html", {"item": item, "used_by": used_by})
