@@ -1,0 +1,130 @@
+"""The project's promises: the README's two commands, CI, settings, generated docs."""
+
+from __future__ import annotations
+
+import os
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from rules import all_systems
+from rules.docs import rules_markdown
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def readme_commands() -> list[str]:
+    lines = [line.strip() for line in (ROOT / "README.md").read_text().splitlines()]
+    return [line for line in lines[:5] if line]
+
+
+def test_readme_starts_with_the_serve_command_and_the_test_command():
+    serve, test = readme_commands()[:2]
+    assert serve.startswith("python3 -m pip install uv && ") and serve.endswith("manage.py serve")
+    assert test.startswith("python3 -m pip install uv && ") and test.endswith(" pytest")
+
+
+def test_ci_runs_the_readmes_test_command_word_for_word():
+    test = readme_commands()[1]
+    assert f"TEST_COMMAND='{test}'" in (ROOT / ".ci" / "run").read_text()
+
+
+def test_ci_script_is_executable_bash():
+    script = ROOT / ".ci" / "run"
+    assert os.access(script, os.X_OK)
+    assert subprocess.run(["bash", "-n", str(script)], check=False).returncode == 0
+
+
+def test_docs_rules_md_is_generated_from_the_engine():
+    assert (ROOT / "docs" / "rules.md").read_text() == rules_markdown(), (
+        "docs/rules.md is out of date: run `python -m rules.docs > docs/rules.md`"
+    )
+
+
+def test_every_rule_code_is_documented_once():
+    text = (ROOT / "docs" / "rules.md").read_text()
+    for system in all_systems():
+        for rule in system.rules:
+            assert rule.code.startswith(f"{system.id}.")
+            assert text.count(f"`{rule.code}`") >= 1
+
+
+def _settings_import(env: dict[str, str]) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY"}}
+    return subprocess.run(
+        [sys.executable, "-c", "import gangfight_site.settings as s; print(s.DEBUG)"],
+        cwd=ROOT,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_without_debug_a_secret_key_is_required():
+    result = _settings_import({"DEBUG": "0"})
+    assert result.returncode != 0
+    assert "Set SECRET_KEY in the environment when DEBUG is off." in result.stderr
+    result = _settings_import({"DEBUG": "0", "SECRET_KEY": "x" * 50})
+    assert result.returncode == 0 and result.stdout.strip() == "False"
+
+
+def test_wsgi_is_not_in_debug_mode_by_default():
+    text = (ROOT / "gangfight_site" / "wsgi.py").read_text()
+    assert 'os.environ.setdefault("DEBUG", "0")' in text
+
+
+def test_the_sqlite_default_lives_in_the_project_and_is_ignored_by_git():
+    from django.conf import settings
+
+    ignored = (ROOT / ".gitignore").read_text().split()
+    assert "db.sqlite3" in ignored and "*.pdf" in ignored and ".venv/" in ignored
+    if not os.environ.get("DATABASE_URL"):
+        assert settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
+    assert settings.DATABASES["default"]["CONN_HEALTH_CHECKS"] is True
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_serve_migrates_loads_content_and_serves_a_fresh_database(tmp_path):
+    """What the README's first command runs, on an empty SQLite file."""
+    db = tmp_path / "fresh.sqlite3"
+    port = _free_port()
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "DEBUG": "1"}
+    process = subprocess.Popen(
+        [sys.executable, "manage.py", "serve", f"127.0.0.1:{port}", "--noreload"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        body = ""
+        for _ in range(120):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as r:
+                    body = r.read().decode()
+                    break
+            except OSError:
+                if process.poll() is not None:
+                    break
+                time.sleep(0.25)
+        assert "Build your gang" in body, process.stdout.read().decode() if body == "" else body
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/static/css/app.css") as r:
+            assert r.status == 200
+        with sqlite3.connect(db) as conn:
+            names = {n for (n,) in conn.execute("SELECT name FROM builder_item")}
+        assert {"Bowie knife", "Remington Army revolver", "Winchester Repeater"} <= names
+        assert {"Mule", "Small horse", "Large horse", "War horse"} <= names
+    finally:
+        os.killpg(process.pid, 15)
+        process.wait(timeout=10)

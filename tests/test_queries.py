@@ -1,0 +1,59 @@
+"""Query counts are pinned: a page costs the same for 5 members as for 20."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from tests.factories import build_gang
+
+HX = {"HTTP_HX_REQUEST": "true"}
+
+# session, user, gang, members, member items + items, catalogue
+BUILDER_PAGE_QUERIES = 6
+# session, user, gang, member; members + items to check the change; savepoint, the
+# member re-read under a lock, its save, the version bump and read-back, release; then
+# the fragment: members, items, catalogue. (In a test the transaction is a savepoint.)
+POINTS_UPDATE_QUERIES = 15
+
+
+def count_queries(func) -> int:
+    with CaptureQueriesContext(connection) as ctx:
+        response = func()
+    assert response.status_code == 200, response.content[:300]
+    return len(ctx.captured_queries)
+
+
+@pytest.mark.parametrize("size", [5, 20])
+def test_builder_page_costs_a_fixed_number_of_queries(owner_client, owner, content, size):
+    gang = build_gang(owner, size=size)
+    url = reverse("gang_detail", args=[gang.pk])
+    assert count_queries(lambda: owner_client.get(url)) == BUILDER_PAGE_QUERIES
+    assert count_queries(lambda: owner_client.get(url, **HX)) == BUILDER_PAGE_QUERIES
+
+
+@pytest.mark.parametrize("size", [5, 20])
+def test_htmx_points_update_costs_a_fixed_number_of_queries(owner_client, owner, content, size):
+    gang = build_gang(owner, size=size)
+    leader = gang.members.order_by("position").first()
+    url = reverse("member_points", args=[gang.pk, leader.pk])
+    queries = count_queries(lambda: owner_client.post(url, {"change": "mc:-"}, **HX))
+    assert queries == POINTS_UPDATE_QUERIES
+
+
+@pytest.mark.parametrize("size", [5, 20])
+def test_share_page_costs_a_fixed_number_of_queries(client, owner, content, size):
+    gang = build_gang(owner, size=size)
+    url = reverse("gang_shared", args=[gang.share_token])
+    # gang, owner's name, members, member items + items (no session for a visitor)
+    assert count_queries(lambda: client.get(url)) == 4
+
+
+@pytest.mark.parametrize("gangs", [1, 6])
+def test_my_gangs_costs_a_fixed_number_of_queries(owner_client, owner, content, gangs):
+    for i in range(gangs):
+        build_gang(owner, size=5 + i, name=f"Gang {i}")
+    # session, user, gangs, members, member items + items
+    assert count_queries(lambda: owner_client.get(reverse("gang_list"))) == 5
