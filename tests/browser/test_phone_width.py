@@ -1,0 +1,69 @@
+"""Every page works at 375 px: no sideways scrolling of the page itself."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.management import call_command
+from django.urls import reverse
+from playwright.sync_api import Page
+
+from builder.models import Item
+from tests.conftest import PASSWORD
+from tests.factories import build_gang
+
+pytestmark = pytest.mark.browser
+
+LONG = "Wolfeschlegelsteinhausenbergerdorff-the-Unpronounceable-Outlaw"
+
+
+def overflow(page: Page) -> int:
+    return page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+
+
+def test_every_page_fits_a_phone(page: Page, live_server):
+    call_command("load_content", verbosity=0)
+    user = User.objects.create_user("phone", password=PASSWORD)
+    gang = build_gang(user, name=LONG)
+    member = gang.members.order_by("position").first()
+    member.name = LONG
+    member.save()
+    weapon = Item.objects.create(
+        owner=user,
+        system="bwg1",
+        category="weapon",
+        name="Long-barrelled Buntline Special with a name that goes on",
+        stats={"kind": "ranged", "hands": 2, "level": 5, "strength": "4", "traits": ["longarm"]},
+    )
+
+    anonymous_pages = [
+        reverse("home"),
+        reverse("signup"),
+        reverse("login"),
+        reverse("rules"),
+        reverse("gang_shared", args=[gang.share_token]),
+    ]
+    for url in anonymous_pages:
+        page.goto(live_server.url + url)
+        assert overflow(page) <= 0, url
+
+    page.goto(live_server.url + reverse("login"))
+    page.fill("#id_username", "phone")
+    page.fill("#id_password", PASSWORD)
+    page.click("form.form button")
+    page.wait_for_url("**/gangs/")
+    user_pages = [
+        reverse("gang_list"),
+        reverse("gang_create"),
+        reverse("gang_detail", args=[gang.pk]),
+        reverse("gang_delete", args=[gang.pk]),
+        reverse("member_delete", args=[gang.pk, member.pk]),
+        reverse("weapon_list"),
+        reverse("weapon_update", args=[weapon.pk]),
+        reverse("weapon_delete", args=[weapon.pk]),
+        reverse("password_change"),
+        "/no/such/page/",
+    ]
+    for url in user_pages:
+        page.goto(live_server.url + url)
+        assert overflow(page) <= 0, url
