@@ -79,9 +79,12 @@ def update_member(member: Member, *, name: str, member_type: str, profession: st
     _locked(member)
     member.name = name
     data = dict(member.data)
+    # A Henchman has no profession: becoming one clears it rather than leave an error.
+    # (A Henchman who is given one anyway keeps it, and the rules say what to change.)
+    if member_type == "henchman" and data.get("type") != "henchman":
+        profession = ""
     data["type"] = member_type
-    # A Henchman has no profession: changing to one clears it rather than leave an error.
-    data["profession"] = "" if member_type == "henchman" else profession
+    data["profession"] = profession
     member.data = data
     member.save(update_fields=["name", "data"])
     _touch(member.gang)

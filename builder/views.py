@@ -8,16 +8,19 @@ invalid, gets the whole page with the errors beside the field, status 200).
 
 from __future__ import annotations
 
+from functools import wraps
 from typing import Any
+from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.db.models import Prefetch, ProtectedError
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.urls import reverse
 from django.utils.html import format_html_join
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods
+from django_htmx.http import HttpResponseClientRedirect
 
 from builder import pdf, services
 from builder.forms import (
@@ -32,6 +35,51 @@ from builder.forms import (
 )
 from builder.models import Gang, Item, Member, MemberItem
 from builder.roster import EvaluatedGang, evaluate_gang, members_with_items
+
+
+def login_required(view):
+    """Django's ``login_required``, made right for the builder.
+
+    An htmx request from someone logged out (say, a session expired) is sent to the
+    login page with ``HX-Redirect`` instead of getting the login page swapped into the
+    builder; and after a POST the user comes back to the gang's page, not to a URL that
+    only takes POST.
+    """
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.user.is_authenticated:
+            return view(request, *args, **kwargs)
+        if request.method in ("GET", "HEAD"):
+            back = request.get_full_path()
+        elif "gang_id" in kwargs:
+            back = reverse("gang_detail", args=[kwargs["gang_id"]])
+        else:
+            back = request.path
+        url = f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': back})}"
+        if request.htmx:
+            return HttpResponseClientRedirect(url)
+        return redirect(url)
+
+    return wrapper
+
+
+def post_only(view):
+    """A builder action: POST does it; a GET (a reload, a typed URL) goes to the page."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.method == "POST":
+            return view(request, *args, **kwargs)
+        if request.method in ("GET", "HEAD") and "gang_id" in kwargs:
+            anchor = f"#member-{kwargs['member_id']}" if "member_id" in kwargs else ""
+            return redirect(reverse("gang_detail", args=[kwargs["gang_id"]]) + anchor)
+        return HttpResponseNotAllowed(["POST"])
+
+    return wrapper
+
+
+PAGE_METHODS = ["GET", "HEAD", "POST"]
 
 
 def _get_gang_for_user(user, gang_id: int) -> Gang:
@@ -140,7 +188,7 @@ def gang_list(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(PAGE_METHODS)
 def gang_create(request: HttpRequest) -> HttpResponse:
     form = GangCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -161,7 +209,7 @@ def gang_detail(request: HttpRequest, gang_id: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@post_only
 def gang_update(request: HttpRequest, gang_id: int) -> HttpResponse:
     gang = _get_gang_for_user(request.user, gang_id)
     form = GangSettingsForm(request.POST, prefix="gang")
@@ -172,7 +220,7 @@ def gang_update(request: HttpRequest, gang_id: int) -> HttpResponse:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(PAGE_METHODS)
 def gang_delete(request: HttpRequest, gang_id: int) -> HttpResponse:
     gang = _get_gang_for_user(request.user, gang_id)
     if request.method == "POST":
@@ -184,7 +232,7 @@ def gang_delete(request: HttpRequest, gang_id: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@post_only
 def gang_share_reset(request: HttpRequest, gang_id: int) -> HttpResponse:
     gang = _get_gang_for_user(request.user, gang_id)
     services.reset_share_token(gang)
@@ -193,7 +241,7 @@ def gang_share_reset(request: HttpRequest, gang_id: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@post_only
 def member_add(request: HttpRequest, gang_id: int) -> HttpResponse:
     gang = _get_gang_for_user(request.user, gang_id)
     form = MemberAddForm(request.POST, system_id=gang.system)
@@ -206,7 +254,7 @@ def member_add(request: HttpRequest, gang_id: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@post_only
 def member_update(request: HttpRequest, gang_id: int, member_id: int) -> HttpResponse:
     gang = _get_gang_for_user(request.user, gang_id)
     member = _get_member(gang, member_id)
@@ -223,7 +271,7 @@ def member_update(request: HttpRequest, gang_id: int, member_id: int) -> HttpRes
 
 
 @login_required
-@require_POST
+@post_only
 def member_points(request: HttpRequest, gang_id: int, member_id: int) -> HttpResponse:
     gang = _get_gang_for_user(request.user, gang_id)
     member = _get_member(gang, member_id)
@@ -236,7 +284,7 @@ def member_points(request: HttpRequest, gang_id: int, member_id: int) -> HttpRes
 
 
 @login_required
-@require_POST
+@post_only
 def member_weapon_add(request: HttpRequest, gang_id: int, member_id: int) -> HttpResponse:
     gang = _get_gang_for_user(request.user, gang_id)
     member = _get_member(gang, member_id)
@@ -250,7 +298,7 @@ def member_weapon_add(request: HttpRequest, gang_id: int, member_id: int) -> Htt
 
 
 @login_required
-@require_POST
+@post_only
 def member_weapon_remove(
     request: HttpRequest, gang_id: int, member_id: int, member_item_id: int
 ) -> HttpResponse:
@@ -262,7 +310,7 @@ def member_weapon_remove(
 
 
 @login_required
-@require_POST
+@post_only
 def member_horse(request: HttpRequest, gang_id: int, member_id: int) -> HttpResponse:
     gang = _get_gang_for_user(request.user, gang_id)
     member = _get_member(gang, member_id)
@@ -283,7 +331,7 @@ def member_horse(request: HttpRequest, gang_id: int, member_id: int) -> HttpResp
 
 
 @login_required
-@require_POST
+@post_only
 def member_move(request: HttpRequest, gang_id: int, member_id: int) -> HttpResponse:
     gang = _get_gang_for_user(request.user, gang_id)
     member = _get_member(gang, member_id)
@@ -295,7 +343,7 @@ def member_move(request: HttpRequest, gang_id: int, member_id: int) -> HttpRespo
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(PAGE_METHODS)
 def member_delete(request: HttpRequest, gang_id: int, member_id: int) -> HttpResponse:
     gang = _get_gang_for_user(request.user, gang_id)
     member = _get_member(gang, member_id)
@@ -353,7 +401,7 @@ def _get_item_for_user(user, item_id: int) -> Item:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(PAGE_METHODS)
 def weapon_list(request: HttpRequest) -> HttpResponse:
     form = WeaponForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
@@ -377,7 +425,7 @@ def weapon_list(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(PAGE_METHODS)
 def weapon_update(request: HttpRequest, item_id: int) -> HttpResponse:
     item = _get_item_for_user(request.user, item_id)
     form = WeaponForm(request.POST or None, user=request.user, instance=item)
@@ -389,7 +437,7 @@ def weapon_update(request: HttpRequest, item_id: int) -> HttpResponse:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(PAGE_METHODS)
 def weapon_delete(request: HttpRequest, item_id: int) -> HttpResponse:
     item = _get_item_for_user(request.user, item_id)
     used_by = list(

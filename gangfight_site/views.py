@@ -21,7 +21,7 @@ def rules_page(request: HttpRequest) -> HttpResponse:
     return render(request, "rules.html", {"systems": all_systems()})
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("gang_list")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from urllib.parse import quote
 
 import pytest
 from django.test import Client
@@ -457,3 +458,74 @@ def test_every_form_on_the_builder_posts_to_a_real_member_url(owner_client, gang
         if "member_item_id" in match.kwargs:
             member = gang.members.get(pk=match.kwargs["member_id"])
             assert member.member_items.filter(pk=match.kwargs["member_item_id"]).exists()
+
+
+def test_logged_out_htmx_request_is_sent_to_log_in_and_back_to_the_gang(client, gang):
+    """A session that expired mid-build: no login page pasted into the builder."""
+    leader = first_member(gang)
+    url = reverse("member_points", args=[gang.pk, leader.pk])
+    login_then_gang = (
+        reverse("login") + "?next=" + quote(reverse("gang_detail", args=[gang.pk]), "")
+    )
+    response = client.post(url, {"change": "mc:-"}, **HX)
+    assert response.status_code == 200
+    assert response["HX-Redirect"] == login_then_gang
+    assert response.content == b""
+    response = client.post(url, {"change": "mc:-"})
+    assert response.status_code == 302 and response["Location"] == login_then_gang
+    response = client.get(reverse("gang_detail", args=[gang.pk]))
+    assert response["Location"] == login_then_gang
+
+
+def test_a_get_on_a_builder_action_goes_back_to_the_page(owner_client, gang):
+    leader = first_member(gang)
+    for name in ("member_points", "member_update", "member_move", "member_horse"):
+        response = owner_client.get(reverse(name, args=[gang.pk, leader.pk]))
+        assert response.status_code == 302
+        assert response["Location"] == reverse("gang_detail", args=[gang.pk]) + (
+            f"#member-{leader.pk}"
+        )
+    response = owner_client.put(reverse("member_points", args=[gang.pk, leader.pk]))
+    assert response.status_code == 405
+
+
+def test_pages_answer_head_requests(owner_client, gang):
+    for url in (
+        reverse("gang_create"),
+        reverse("gang_delete", args=[gang.pk]),
+        reverse("weapon_list"),
+        reverse("gang_detail", args=[gang.pk]),
+    ):
+        assert owner_client.head(url).status_code == 200, url
+
+
+def test_plain_post_forms_come_back_to_the_member_they_concern(owner_client, gang):
+    """Without JavaScript an invalid form is rendered at the form's URL: its action
+    carries the member's anchor so the browser shows the error, not the top of the page."""
+    page = owner_client.get(reverse("gang_detail", args=[gang.pk])).content.decode()
+    for member in gang.members.all():
+        actions = re.findall(rf'action="([^"]*/members/{member.pk}/[^"]*)"', page)
+        posts = [a for a in actions if not a.endswith("/delete/")]
+        assert posts and all(a.endswith(f"#member-{member.pk}") for a in posts), posts
+    assert f'action="{reverse("member_add", args=[gang.pk])}#recruit"' in page
+
+
+def test_a_henchman_given_a_profession_keeps_it_and_the_rules_say_so(owner_client, gang):
+    henchman = gang.members.filter(data__type="henchman").first()
+    url = reverse("member_update", args=[gang.pk, henchman.pk])
+    body = owner_client.post(
+        url, {"name": henchman.name, "member_type": "henchman", "profession": "doctor"}, **HX
+    ).content.decode()
+    henchman.refresh_from_db()
+    assert henchman.data["profession"] == "doctor"
+    assert "bwg1.henchman_profession" in body
+
+
+def test_a_henchman_becomes_a_professional_with_a_profession_in_one_save(owner_client, gang):
+    henchman = gang.members.filter(data__type="henchman").first()
+    url = reverse("member_update", args=[gang.pk, henchman.pk])
+    owner_client.post(
+        url, {"name": henchman.name, "member_type": "professional", "profession": "doctor"}
+    )
+    henchman.refresh_from_db()
+    assert (henchman.data["type"], henchman.data["profession"]) == ("professional", "doctor")

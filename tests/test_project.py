@@ -24,8 +24,9 @@ def readme_commands() -> list[str]:
 
 def test_readme_starts_with_the_serve_command_and_the_test_command():
     serve, test = readme_commands()[:2]
-    assert serve.startswith("python3 -m pip install uv && ") and serve.endswith("manage.py serve")
-    assert test.startswith("python3 -m pip install uv && ") and test.endswith(" pytest")
+    install_uv = "PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install -q uv && "
+    assert serve.startswith(install_uv) and serve.endswith("manage.py serve")
+    assert test.startswith(install_uv) and test.endswith(" pytest")
 
 
 def test_ci_runs_the_readmes_test_command_word_for_word():

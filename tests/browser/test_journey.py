@@ -130,7 +130,8 @@ def test_build_a_legal_gang_live_and_download_its_sheet(page: Page, live_server,
     path = tmp_path / "sheet.pdf"
     download_info.value.save_as(path)
     text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(path.read_bytes())).pages)
-    assert "The Wild Bunch" in text and "355" in text
+    assert "The Wild Bunch" in text
+    assert re.search(r"FAME\s*355\s*/\s*400", text), "the Fame and its limit head the sheet"
     for name, xp in [("Butch", 105), ("Sundance", 75), ("Kid", 50), ("Joe", 50), ("Etta", 75)]:
         assert name in text
         assert re.search(rf"XP:\s*{xp}\b", text), f"{name}'s XP {xp} is not on the sheet"
@@ -180,11 +181,17 @@ def test_with_javascript_off_the_same_forms_post_and_reload(page_without_js: Pag
     expect(member_card(page, "Etta").locator('[data-testid="points-left"] strong')).to_have_text(
         "19"
     )
-    # Bad input comes back on the page, beside the form, and nothing is lost.
+    # Bad input comes back on the page, beside the form, in view, and nothing is lost.
     page.fill("#id_new-name", "")
     page.click('[data-testid="recruit"]')
     expect(page.locator(".add-member .errorlist")).to_contain_text("This field is required.")
+    expect(page.locator(".add-member .errorlist")).to_be_in_viewport()
     expect(member_card(page, "Etta")).to_have_count(1)
+    etta = member_card(page, "Etta")
+    etta.locator("button:has-text('Add')").click()  # no weapon chosen
+    error = member_card(page, "Etta").locator(".field-error")
+    expect(error).to_contain_text("Choose one from the list first.")
+    expect(error).to_be_in_viewport()
 
 
 def test_share_link_opens_read_only_for_a_visitor(page: Page, browser, live_server):

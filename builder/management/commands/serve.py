@@ -1,5 +1,7 @@
 """Set up and serve the app in one go: migrate, load the content, run the dev server."""
 
+import os
+
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
@@ -14,6 +16,8 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **options) -> None:
-        call_command("migrate", interactive=False, verbosity=1)
-        call_command("load_content", verbosity=1)
+        # The auto-reloader runs this command again in a child process: set up once.
+        if os.environ.get("RUN_MAIN") != "true":
+            call_command("migrate", interactive=False, verbosity=1)
+            call_command("load_content", verbosity=1)
         call_command("runserver", options["addrport"], use_reloader=options["use_reloader"])
