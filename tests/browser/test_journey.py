@@ -211,3 +211,45 @@ def test_share_link_opens_read_only_for_a_visitor(page: Page, browser, live_serv
         expect(other.locator("button[name=change]")).to_have_count(0)
     finally:
         visitor.close()
+
+
+def test_an_answer_older_than_the_page_is_ignored(page: Page, live_server):
+    """Two changes can cross on the wire; the page keeps the newest state it has seen."""
+    call_command("load_content", verbosity=0)
+    sign_up(page, live_server.url, "harvey")
+    page.click("text=New gang")
+    page.fill("#id_name", "Crossed Wires")
+    page.click("button:has-text('Create gang')")
+    gang_url = page.url
+    recruit(page, "Harvey", "leader")
+    stale = page.evaluate(
+        "url => fetch(url, {headers: {'HX-Request': 'true'}}).then(r => r.text())", gang_url
+    )
+    assert "Harvey" in stale and "Logan" not in stale
+    recruit(page, "Logan", "henchman")
+    expect(page.locator('[data-testid="fame"]')).to_have_text("150")
+
+    # A late answer carrying the older version arrives: it must not undo Logan.
+    page.route(
+        "**/late-answer/",
+        lambda route: route.fulfill(status=200, content_type="text/html", body=stale),
+    )
+    page.evaluate("htmx.ajax('GET', '/late-answer/', {target: '#builder-root', swap: 'innerHTML'})")
+    page.wait_for_timeout(300)
+    expect(member_card(page, "Logan")).to_have_count(1)
+    expect(page.locator('[data-testid="fame"]')).to_have_text("150")
+
+    # While an answer as new as the page (a form error, say) is shown.
+    current = page.evaluate(
+        "url => fetch(url, {headers: {'HX-Request': 'true'}}).then(r => r.text())", gang_url
+    )
+    page.route(
+        "**/same-version/",
+        lambda route: route.fulfill(
+            status=200, content_type="text/html", body=current.replace("Logan", "Logan Jr")
+        ),
+    )
+    page.evaluate(
+        "htmx.ajax('GET', '/same-version/', {target: '#builder-root', swap: 'innerHTML'})"
+    )
+    expect(member_card(page, "Logan Jr")).to_have_count(1)
