@@ -6,7 +6,7 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from builder.models import Item
+from builder.models import Gang, Item, Member
 from tests.factories import build_gang
 
 GOOD = {
@@ -17,6 +17,16 @@ GOOD = {
     "strength": "4",
     "traits": ["pistol"],
 }
+
+
+def carried_colt_walker(client, owner) -> tuple[Item, Gang, Member]:
+    """Add the Colt Walker to the owner's catalogue and give it to a henchman."""
+    client.post(reverse("weapon_list"), GOOD)
+    item = Item.objects.get(name="Colt Walker")
+    gang = build_gang(owner)
+    henchman = gang.members.order_by("position")[1]
+    client.post(reverse("member_weapon_add", args=[gang.pk, henchman.pk]), {"item": item.pk})
+    return item, gang, henchman
 
 
 def test_content_has_the_books_three_weapons_and_four_horses(content):
@@ -109,11 +119,7 @@ def test_two_of_my_weapons_cannot_share_a_name(owner_client, content):
 
 
 def test_edit_my_weapon_changes_the_xp_of_members_who_carry_it(owner_client, owner, content):
-    owner_client.post(reverse("weapon_list"), GOOD)
-    item = Item.objects.get(name="Colt Walker")
-    gang = build_gang(owner)
-    henchman = gang.members.order_by("position")[1]
-    owner_client.post(reverse("member_weapon_add", args=[gang.pk, henchman.pk]), {"item": item.pk})
+    item, gang, henchman = carried_colt_walker(owner_client, owner)
     before = gang.members.get(pk=henchman.pk)
     assert before.member_items.count() == 2
     owner_client.post(reverse("weapon_update", args=[item.pk]), {**GOOD, "level": "2"})
@@ -139,11 +145,7 @@ def test_builtin_weapons_cannot_be_edited_by_users(owner_client, content):
 
 
 def test_a_carried_weapon_cannot_be_deleted_until_it_is_taken_off(owner_client, owner, content):
-    owner_client.post(reverse("weapon_list"), GOOD)
-    item = Item.objects.get(name="Colt Walker")
-    gang = build_gang(owner)
-    henchman = gang.members.order_by("position")[1]
-    owner_client.post(reverse("member_weapon_add", args=[gang.pk, henchman.pk]), {"item": item.pk})
+    item, _gang, henchman = carried_colt_walker(owner_client, owner)
     page = owner_client.get(reverse("weapon_delete", args=[item.pk])).content.decode()
     assert "still carried by" in page and "Henchman 1" in page
     response = owner_client.post(reverse("weapon_delete", args=[item.pk]), follow=True)

@@ -51,6 +51,16 @@ def sign_up(page: Page, base_url: str, username: str) -> None:
     expect(page.locator('[data-testid="nav-user"]')).to_have_text(username)
 
 
+def new_gang(page: Page, base_url: str, username: str, gang_name: str) -> None:
+    """From an empty browser: sign up, create a gang, and land on its builder."""
+    call_command("load_content", verbosity=0)
+    sign_up(page, base_url, username)
+    page.click("text=New gang")
+    page.fill("#id_name", gang_name)
+    page.click("button:has-text('Create gang')")
+    expect(page.locator('[data-testid="gang-name"]')).to_have_text(gang_name)
+
+
 def test_build_a_legal_gang_live_and_download_its_sheet(page: Page, live_server, tmp_path):
     call_command("load_content", verbosity=0)
     sign_up(page, live_server.url, "butch")
@@ -138,11 +148,7 @@ def test_build_a_legal_gang_live_and_download_its_sheet(page: Page, live_server,
 
 
 def test_reorder_and_remove_members_live(page: Page, live_server):
-    call_command("load_content", verbosity=0)
-    sign_up(page, live_server.url, "sundance")
-    page.click("text=New gang")
-    page.fill("#id_name", "Hole in the Wall")
-    page.click("button:has-text('Create gang')")
+    new_gang(page, live_server.url, "sundance", "Hole in the Wall")
     recruit(page, "Ann", "professional")
     recruit(page, "Bea", "professional")
     for name in ("Ann", "Bea"):
@@ -165,11 +171,7 @@ def test_reorder_and_remove_members_live(page: Page, live_server):
 
 def test_with_javascript_off_the_same_forms_post_and_reload(page_without_js: Page, live_server):
     page = page_without_js
-    call_command("load_content", verbosity=0)
-    sign_up(page, live_server.url, "etta")
-    page.click("text=New gang")
-    page.fill("#id_name", "No Script Gang")
-    page.click("button:has-text('Create gang')")
+    new_gang(page, live_server.url, "etta", "No Script Gang")
     recruit(page, "Etta", "leader", live=False)
     expect(page.locator('[data-testid="fame"]')).to_have_text("100")
     card = member_card(page, "Etta")
@@ -195,11 +197,7 @@ def test_with_javascript_off_the_same_forms_post_and_reload(page_without_js: Pag
 
 
 def test_share_link_opens_read_only_for_a_visitor(page: Page, browser, live_server):
-    call_command("load_content", verbosity=0)
-    sign_up(page, live_server.url, "cassidy")
-    page.click("text=New gang")
-    page.fill("#id_name", "Shared Gang")
-    page.click("button:has-text('Create gang')")
+    new_gang(page, live_server.url, "cassidy", "Shared Gang")
     recruit(page, "Cassidy", "leader")
     share_url = page.input_value("#share-url")
     visitor = browser.new_context(viewport={"width": 375, "height": 812})
@@ -215,11 +213,7 @@ def test_share_link_opens_read_only_for_a_visitor(page: Page, browser, live_serv
 
 def test_an_answer_older_than_the_page_is_ignored(page: Page, live_server):
     """Two changes can cross on the wire; the page keeps the newest state it has seen."""
-    call_command("load_content", verbosity=0)
-    sign_up(page, live_server.url, "harvey")
-    page.click("text=New gang")
-    page.fill("#id_name", "Crossed Wires")
-    page.click("button:has-text('Create gang')")
+    new_gang(page, live_server.url, "harvey", "Crossed Wires")
     gang_url = page.url
     recruit(page, "Harvey", "leader")
     stale = page.evaluate(
