@@ -34,7 +34,7 @@ from builder.forms import (
     WeaponForm,
 )
 from builder.models import Gang, Item, Member, MemberItem
-from builder.roster import EvaluatedGang, evaluate_gang, members_with_items
+from builder.roster import evaluate_gang
 
 
 def login_required(view):
@@ -98,12 +98,11 @@ def _builder_context(
     request: HttpRequest,
     gang: Gang,
     *,
-    evaluated: EvaluatedGang | None = None,
     member_errors: dict[int, dict[str, Any]] | None = None,
     add_form: MemberAddForm | None = None,
     settings_form: GangSettingsForm | None = None,
 ) -> dict[str, Any]:
-    evaluated = evaluated or evaluate_gang(gang)
+    evaluated = evaluate_gang(gang)
     member_errors = member_errors or {}
     catalogue = list(Item.objects.available_to(request.user).filter(system=gang.system))
     rows = evaluated.item_rows()
@@ -374,7 +373,7 @@ def gang_sheet_pdf(request: HttpRequest, gang_id: int) -> HttpResponse:
 
 def gang_shared(request: HttpRequest, token: str) -> HttpResponse:
     gang = get_object_or_404(Gang, share_token=token)
-    evaluated = evaluate_gang(gang, list(members_with_items(gang)))
+    evaluated = evaluate_gang(gang)
     return render(
         request,
         "builder/gang_shared.html",
