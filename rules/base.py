@@ -83,10 +83,22 @@ class GameSystem(Protocol):
 
     id: str
     name: str
-    total_label: str
+    short_name: str
+    total_label: str  # what the total is called: Fame, Points, CCP, Figures
     seed: str
-    rules: tuple[RuleDoc, ...]
+    rules: tuple[RuleDoc, ...]  # every code the system can report
+    decisions: tuple[str, ...]  # readings we chose where the book is unclear
+    limit_presets: tuple[int, ...]
+    default_limit: int | None
+    member_schema: dict[str, Any]  # JSON Schema of a member's ``data`` in a roster file
+    gang_schema: dict[str, Any]  # JSON Schema of the roster's ``gang`` part
 
     def evaluate(self, roster: Mapping[str, Any]) -> Report:
-        """Compute totals and findings for a roster. Never raises on bad values."""
+        """Compute totals and findings for a roster. Never raises on bad values.
+
+        ``report.total`` is the sum of ``member.cost`` over ``report.members``; every
+        member report also has ``key``, ``name``, ``position``, ``summary``, ``stats``
+        (label, value pairs), ``notes``, ``findings`` and ``has_errors``, and
+        ``report.gang["facts"]`` lists the gang's derived numbers as (label, value).
+        """
         ...

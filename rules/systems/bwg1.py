@@ -481,6 +481,39 @@ class MemberReport:
     def has_errors(self) -> bool:
         return any(f.is_error for f in self.findings)
 
+    @property
+    def cost(self) -> int:
+        """What this member adds to the gang's total (Fame)."""
+        return self.fame
+
+    @property
+    def summary(self) -> str:
+        parts = [self.type_label]
+        if self.profession_label:
+            parts.append(self.profession_label)
+        return " · ".join(parts)
+
+    @property
+    def stats(self) -> list[tuple[str, str]]:
+        """The stat line as the gang sheet prints it."""
+        line = [(ATTRIBUTE_LABELS[a], str(self.attributes[a])) for a in ATTRIBUTES]
+        return [*line, ("XP", str(self.xp)), ("HP", str(self.hp)), ("DP", str(self.dp))]
+
+    @property
+    def notes(self) -> list[str]:
+        notes = []
+        if self.bonus_attribute:
+            notes.append(
+                f"First {self.profession_label}: +1 {ATTRIBUTE_LABELS[self.bonus_attribute]}"
+            )
+        notes.extend(f"{s.name}: {s.text}" for s in self.skills)
+        for w in self.weapons:
+            hit = f", hits on {w.target}+" if w.penalty else ""
+            notes.append(f"{w.weapon.name} (level {w.weapon.level}, {w.weapon.kind}{hit})")
+        if self.horse:
+            notes.append(f"Horse: {self.horse.name} ({self.horse.xp} XP)")
+        return notes
+
     def rows(self) -> list[dict[str, Any]]:
         """The six attributes, for templates: label, value, points spent, bonus."""
         return [
@@ -497,6 +530,52 @@ class MemberReport:
 
 
 # --------------------------------------------------------------------------- evaluation
+
+
+TYPE_PLURALS = {"leader": "Leaders", "professional": "Professionals", "henchman": "Henchmen"}
+
+WEAPON_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["name", "kind", "level"],
+    "additionalProperties": False,
+    "properties": {
+        "name": {"type": "string", "pattern": "\\S", "maxLength": 80},
+        "kind": {"type": "string", "description": "ranged | melee"},
+        "level": {"type": "integer"},
+        "hands": {"type": "integer", "description": "1 or 2"},
+        "strength": {"type": "string", "description": 'a number, "M" for thrown, or ""'},
+        "traits": {"type": "array", "items": {"type": "string"}},
+    },
+}
+HORSE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["name", *HORSE_FIELDS],
+    "additionalProperties": False,
+    "properties": {
+        "name": {"type": "string", "pattern": "\\S", "maxLength": 80},
+        **{f: {"type": "integer"} for f in HORSE_FIELDS},
+    },
+}
+MEMBER_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["type", "profession", "points"],
+    "additionalProperties": False,
+    "properties": {
+        "type": {"type": "string", "description": "leader | professional | henchman"},
+        "profession": {
+            "type": "string",
+            "description": 'a profession id, or "" for a Henchman',
+        },
+        "points": {
+            "type": "object",
+            "description": "attribute points spent on top of the 1 every attribute starts at",
+            "additionalProperties": False,
+            "properties": {a: {"type": "integer"} for a in ATTRIBUTES},
+        },
+        "weapons": {"type": "array", "items": WEAPON_SCHEMA},
+        "horse": {"oneOf": [HORSE_SCHEMA, {"type": "null"}]},
+    },
+}
 
 
 def _plural(n: int, word: str, plural: str | None = None) -> str:
@@ -518,6 +597,10 @@ class Bwg1:
     weapon_traits = WEAPON_TRAITS
     min_members = MIN_MEMBERS
     suggested_limit = FIRST_GANG_FAME
+    limit_presets = (FIRST_GANG_FAME,)
+    default_limit = FIRST_GANG_FAME
+    member_schema = MEMBER_SCHEMA
+    gang_schema: dict[str, Any] = {"type": "object", "additionalProperties": False}
     decisions = (
         "Really Tough (Sta 6) gives +1 HP: the HP section says so; the skill list's "
         '"+1 Sta" is impossible at Sta 6.',
@@ -562,6 +645,9 @@ class Bwg1:
         keys: set[str] = set()
         for position, raw in enumerate(raw_members, start=1):
             raw = raw if isinstance(raw, Mapping) else {}
+            data = raw.get("data")
+            if isinstance(data, Mapping):  # the roster file's shape: key, name, data
+                raw = {**data, "key": raw.get("key"), "name": raw.get("name")}
             raw_key = raw.get("key")
             key = _str(str(raw_key)) if isinstance(raw_key, str | int) else ""
             if not key or key in keys:
@@ -601,6 +687,14 @@ class Bwg1:
                 ],
                 "counts": {t: sum(1 for m in members if m.type_id == t) for t in MEMBER_TYPES},
                 "member_list": members,
+                "facts": [
+                    ("Leader", (leader.name or "(unnamed)") if leader else "none"),
+                    ("Leader's Luck dice", str(luck)),
+                    *(
+                        (plural, str(sum(1 for m in members if m.type_id == t)))
+                        for t, plural in TYPE_PLURALS.items()
+                    ),
+                ],
             },
         )
 
