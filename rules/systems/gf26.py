@@ -1,0 +1,972 @@
+"""Gangfight Core Rules 2.6: points-costed profiles with troop types and perks (seed 001).
+
+A roster is the roster file's shape (``rules.roster``); a member's ``data`` is::
+
+    {
+        "profile": {                      # the model as bought, by value
+            "name": "Human Veteran",
+            "troop_type": "veteran",      # regular | veteran | hero
+            "size": "medium",             # small | medium | large | huge
+            "mov": 4, "att": 3, "mrk": 3, "def": 4, "iv": 3,
+            "wp": 3, "arm": 4, "en": 4, "dam": 4,   # as printed, before perks
+            "points": 60,                 # the profile's own cost
+            "equipment": [{"name": "Sword", "points": 5, "notes": "hand weapon"}],
+            "setting": "chronicle"        # optional, informative
+        },
+        "perks": ["fast", "true_grit"],   # core perk ids (names are accepted too)
+        "leader": false,                  # the Party Leader (a Hero)
+        "unit": "Shield Wall",            # optional: models with the same unit act together
+        "unit_leader": false,             # optional: who leads the unit (else its highest rank)
+        "equipment": []                   # optional: bought on top of the profile's own kit
+    }
+
+A member costs its profile's points plus the points of its equipment (the profile's and its
+own; the seed gives perks no cost). The stat line is printed after the six stat perks (Fast
++1 MOV, Natural Born Killer +1 ATT, Marksman +1 MRK, Lightning Reflexes +1 IV, Stubborn +1
+WP, True Grit +1 EN); Hard Target and Artful Dodger only apply against ranged attacks / Free
+Strikes and are printed as notes, never on the base DEF. Large and In Charge makes the model
+one size larger (Huge stays Huge) and causes Fear (TN 4).
+
+Decisions (also on the rules page): fewer perks than the troop type brings is a warning
+(the perks are granted, taking fewer gives no advantage); a unit is led by the model flagged
+``unit_leader`` or else by its highest-ranked model, and a flagged leader who may not lead a
+unit-mate (banding: Hero > Veteran > Regular) is an error; a unit of one is a warning.
+
+The roster's ``gang`` part may name the ``setting`` (chronicle | aeon | first_strike |
+mixed). The seed gives no points costs: profiles are content users enter; the shipped
+profiles are invented samples.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rules.base import Finding, Report, RuleDoc, Severity
+from rules.dice import Dice
+
+ERROR = Severity.ERROR
+WARNING = Severity.WARNING
+
+SEED = "001_9a9f6354e78230fb.txt"
+CONTENT: dict[str, Any] = json.loads(
+    (Path(__file__).parent.parent / "data" / "gf26.json").read_text("utf-8")
+)
+
+ATTRIBUTES: tuple[str, ...] = tuple(a["id"] for a in CONTENT["attributes"])
+ATTRIBUTE_LABELS: dict[str, str] = {a["id"]: a["label"] for a in CONTENT["attributes"]}
+PERKS: dict[str, dict[str, Any]] = {p["id"]: p for p in CONTENT["perks"]}
+SIZES: dict[str, dict[str, Any]] = {s["id"]: s for s in CONTENT["sizes"]}
+SIZE_ORDER: tuple[str, ...] = tuple(
+    s["id"] for s in sorted(SIZES.values(), key=lambda s: s["order"])
+)
+TROOP_TYPES: dict[str, dict[str, Any]] = {t["id"]: t for t in CONTENT["troop_types"]}
+SETTINGS: dict[str, dict[str, Any]] = {s["id"]: s for s in CONTENT["settings"]}
+PROFILES: dict[str, dict[str, Any]] = {p["id"]: p for p in CONTENT["profiles"]}
+
+PICKUP_LIMIT = CONTENT["limits"]["pickup"]  # 1000: pickup and tournament games
+CAMPAIGN_LIMIT = CONTENT["limits"]["campaign"]  # 500: to start a campaign
+LARGE_AND_IN_CHARGE = "large_and_in_charge"
+FEAR_TN = PERKS[LARGE_AND_IN_CHARGE]["fear_tn"]
+MIN_TN, MAX_TN = 2, 6  # a TN is never below 2; above 6 dice must be dropped
+INITIATIVE_TN = 4
+
+_PERK_NAMES = ", ".join(p["name"] for p in PERKS.values())
+_TROOP_NAMES = "Regular, Veteran or Hero"
+_SIZE_NAMES = "Small, Medium, Large or Huge"
+_TROOP_ALIASES = {"regulars": "regular", "veterans": "veteran", "heroes": "hero"}
+
+P = "seed 001"
+RULES: tuple[RuleDoc, ...] = (
+    RuleDoc(
+        "gf26.points_over_limit",
+        ERROR,
+        "The party's points (every profile and piece of equipment) are at most the agreed "
+        "size: 1000 recommended for pickup and tournament games, 500 to start a campaign.",
+        f"{P}, Assembling your Party; Points",
+    ),
+    RuleDoc(
+        "gf26.no_hero",
+        ERROR,
+        "The party has at least one Hero.",
+        f"{P}, Party Leader",
+    ),
+    RuleDoc(
+        "gf26.no_leader",
+        ERROR,
+        'One Hero is designated the Party Leader (member flag "leader": true).',
+        f"{P}, Party Leader; Initiative and Deployment",
+    ),
+    RuleDoc(
+        "gf26.too_many_leaders",
+        ERROR,
+        "The party has exactly one Party Leader; each extra one is flagged.",
+        f"{P}, Party Leader",
+        decision="The first model flagged as leader (in roster order) is the Party Leader; "
+        "every later one is an error on that model.",
+    ),
+    RuleDoc(
+        "gf26.leader_not_hero",
+        ERROR,
+        "The Party Leader is a Hero.",
+        f"{P}, Party Leader",
+    ),
+    RuleDoc(
+        "gf26.unknown_setting",
+        WARNING,
+        "The party's setting, if given, is Chronicle, Aeon, First Strike or mixed.",
+        f"{P}, A New Kind of Miniature Skirmish",
+    ),
+    RuleDoc(
+        "gf26.unknown_troop_type",
+        ERROR,
+        "Every model is a Regular, a Veteran or a Hero.",
+        f"{P}, Troop Types",
+    ),
+    RuleDoc(
+        "gf26.unknown_size",
+        ERROR,
+        "Every model is Small, Medium, Large or Huge.",
+        f"{P}, Size and Volume",
+    ),
+    RuleDoc(
+        "gf26.too_many_perks",
+        ERROR,
+        "A Regular has 1 perk, a Veteran 2, a Hero 3: no more.",
+        f"{P}, Troop Types",
+    ),
+    RuleDoc(
+        "gf26.too_few_perks",
+        WARNING,
+        "A Regular comes with 1 perk, a Veteran 2, a Hero 3: a perk left unchosen is wasted.",
+        f"{P}, Troop Types",
+        decision="Fewer perks than the troop type brings is a warning, not an error: the "
+        "seed grants the perks (models 'come to the table with' them) and taking fewer gives "
+        "no advantage, so a party with an unchosen perk may still play.",
+    ),
+    RuleDoc(
+        "gf26.duplicate_perk",
+        ERROR,
+        "A perk is taken only once per model (effects never stack).",
+        f"{P}, Perks",
+    ),
+    RuleDoc(
+        "gf26.unknown_perk",
+        ERROR,
+        "Every perk is one of the 23 core perks.",
+        f"{P}, Perks",
+        decision="The seed mentions setting-exclusive perks but gives none, so only the 23 "
+        "core perks are known; any other perk is an error until it is added as content.",
+    ),
+    RuleDoc(
+        "gf26.huge_already",
+        WARNING,
+        "Large and In Charge can't make a Huge model larger; it still causes Fear (TN 4).",
+        f"{P}, Size and Volume (Huge is the largest size); Perks (Large and In Charge)",
+        decision="On a Huge model Large and In Charge leaves the size at Huge (the largest "
+        "designation) and only causes Fear (TN 4); it is legal, with a warning.",
+    ),
+    RuleDoc(
+        "gf26.attribute_out_of_range",
+        ERROR,
+        "No attribute is below 0, and Endurance (after perks) is at least 1.",
+        f"{P}, Attributes (a model at EN 0 or less is incapacitated)",
+    ),
+    RuleDoc(
+        "gf26.negative_points",
+        ERROR,
+        "A profile's or a piece of equipment's points cost is 0 or more.",
+        f"{P}, Points",
+    ),
+    RuleDoc(
+        "gf26.no_points_cost",
+        WARNING,
+        "Every model has a points cost: a profile costing 0 points was probably not costed.",
+        f"{P}, Points",
+    ),
+    RuleDoc(
+        "gf26.unit_of_one",
+        WARNING,
+        "A unit has at least two models; a unit of one acts as an individual model.",
+        f"{P}, Units; Game Terms (Party)",
+        decision="A unit of one is legal but pointless (its AP are its own IV): a warning.",
+    ),
+    RuleDoc(
+        "gf26.unit_leader_outranked",
+        ERROR,
+        "A unit's leader can lead every model in it: a Hero leads Heroes, Veterans and "
+        "Regulars; a Veteran leads Veterans and Regulars; a Regular only Regulars.",
+        f"{P}, Units; Banding Actions",
+        decision="A unit is led by the model flagged unit_leader, or else by its "
+        "highest-ranked model (the first listed on a tie), who can always lead the rest. "
+        "Mixed ranks in a unit are fine; a flagged leader outranked by a unit-mate is an "
+        "error. Units have no size limit (the four-model limit is for Banding Actions).",
+    ),
+    RuleDoc(
+        "gf26.too_many_unit_leaders",
+        ERROR,
+        "A unit has at most one model flagged as its leader.",
+        f"{P}, Units (a unit Leader)",
+    ),
+    RuleDoc(
+        "gf26.unit_leader_without_unit",
+        WARNING,
+        "Only a model in a unit can be its unit leader.",
+        f"{P}, Units",
+    ),
+    RuleDoc(
+        "gf26.member_unnamed",
+        WARNING,
+        "Every model has a name (it goes on the party roster).",
+        f"{P}, What you need to Play (a roster)",
+    ),
+    RuleDoc(
+        "gf26.profile_unnamed",
+        WARNING,
+        "Every profile has a name (it goes on the card and the roster).",
+        f"{P}, Model Profiles",
+    ),
+)
+RULE_CODES = frozenset(r.code for r in RULES)
+_SEVERITY = {r.code: r.severity for r in RULES}
+
+DECISIONS: tuple[str, ...] = (
+    "The seed gives no points costs: profiles (attributes, size, troop type, points) and "
+    "equipment (points) are content users enter; the shipped profiles are samples.",
+    "A model costs its profile's points plus the points of its equipment (the profile's "
+    "own kit and any bought for the model); perks cost nothing (the seed gives them no cost).",
+    "Limit presets: 1000 points (pickup and tournament games, the default) and 500 (to start "
+    "a campaign); no limit when the roster's limit is null.",
+    "The six stat perks are added to the printed stat line; Hard Target (+1 DEF against "
+    "ranged attacks) and Artful Dodger (+1 DEF against Free Strikes) are printed as notes, "
+    "never on the base DEF.",
+    "Large and In Charge: the model's size, threat range, base and wounds per melee hit are "
+    "those of the next size up; it causes Fear (TN 4). A Huge model stays Huge.",
+    "A unit's Action Points are the lowest IV in it, after Lightning Reflexes; a model in a "
+    "unit generates no AP of its own. The party's AP per turn = each unit's AP + the IV of "
+    "each model outside a unit.",
+    "Unit names are compared ignoring case and surrounding spaces.",
+)
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+def _int(value: Any, default: int = 0) -> int:
+    if isinstance(value, bool):
+        return default
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str):
+        try:
+            return int(value.strip())
+        except ValueError:
+            return default
+    return default
+
+
+def _str(value: Any) -> str:
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _id(value: Any) -> str:
+    """'Large and In Charge' -> 'large_and_in_charge'."""
+    return re.sub(r"[^a-z0-9]+", "_", _str(value).lower()).strip("_")
+
+
+def _plural(n: int, word: str, plural: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (plural or word + 's')}"
+
+
+def _inches(value: float) -> str:
+    return f'{value:g}"'
+
+
+def _list(names: list[str]) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+@dataclass(frozen=True)
+class Equipment:
+    name: str
+    points: int
+    notes: str
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Equipment:
+        data = data if isinstance(data, Mapping) else {}
+        return cls(
+            name=_str(data.get("name")) or "Unnamed equipment",
+            points=_int(data.get("points")),
+            notes=_str(data.get("notes")),
+        )
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass
+class MemberReport:
+    key: str
+    name: str
+    position: int
+    profile_name: str
+    troop_type_id: str
+    troop_type: dict[str, Any] | None
+    base_size_id: str
+    size: dict[str, Any] | None  # after Large and In Charge
+    base_attributes: dict[str, int]
+    attributes: dict[str, int]  # after the stat perks
+    profile_points: int
+    equipment: list[Equipment]
+    perk_entries: list[str]  # as given, normalised to ids
+    perk_names: list[str]  # as given, for messages
+    perks: list[dict[str, Any]]  # the known perks, each once, in order
+    leader: bool
+    unit: str  # the unit's name as first written, "" for none
+    unit_leader: bool
+    findings: list[Finding] = field(default_factory=list)
+    leads_unit: bool = False
+    is_party_leader: bool = False
+
+    @property
+    def has_errors(self) -> bool:
+        return any(f.is_error for f in self.findings)
+
+    @property
+    def cost(self) -> int:
+        """Profile points plus equipment points (negative costs count as 0)."""
+        return max(0, self.profile_points) + sum(max(0, e.points) for e in self.equipment)
+
+    @property
+    def perk_ids(self) -> list[str]:
+        return [p["id"] for p in self.perks]
+
+    @property
+    def troop_label(self) -> str:
+        return self.troop_type["name"] if self.troop_type else (self.troop_type_id or "?")
+
+    @property
+    def size_label(self) -> str:
+        return self.size["name"] if self.size else (self.base_size_id or "?")
+
+    @property
+    def rank(self) -> int:
+        return self.troop_type["rank"] if self.troop_type else 0
+
+    @property
+    def causes_fear(self) -> int | None:
+        return FEAR_TN if LARGE_AND_IN_CHARGE in self.perk_ids else None
+
+    @property
+    def summary(self) -> str:
+        parts = [self.troop_label]
+        if self.profile_name:
+            parts.append(self.profile_name)
+        parts.append(self.size_label)
+        if self.is_party_leader:
+            parts.append("Party Leader")
+        if self.unit:
+            parts.append(f"Unit {self.unit}" + (" (leader)" if self.leads_unit else ""))
+        return " · ".join(parts)
+
+    @property
+    def stats(self) -> list[tuple[str, str]]:
+        """The nine attributes as printed: after the six stat perks."""
+        return [(ATTRIBUTE_LABELS[a], str(self.attributes[a])) for a in ATTRIBUTES]
+
+    @property
+    def notes(self) -> list[str]:
+        notes: list[str] = []
+        if self.size:
+            s = self.size
+            low, high = s["base_mm"]
+            text = (
+                f"{s['name']}: {low}-{high} mm base, threat {_inches(s['threat_inches'])}, "
+                f"{_plural(s['wounds_per_melee_hit'], 'wound')} per melee hit"
+            )
+            if self.base_size_id != s["id"]:
+                text += f" ({SIZES[self.base_size_id]['name']} + Large and In Charge)"
+            if s["order"] >= SIZES["large"]["order"]:
+                text += "; may Slam! or Trample"
+            notes.append(text)
+        if self.causes_fear:
+            notes.append(
+                f"Causes Fear (TN {self.causes_fear}): a model or unit must score a success "
+                "on a Bravery test to Charge! or Fight! it."
+            )
+        for perk in self.perks:
+            stat = perk.get("stat")
+            situational = perk.get("situational")
+            if stat:
+                (a, bonus), *_ = stat.items()
+                notes.append(
+                    f"{perk['name']}: +{bonus} {ATTRIBUTE_LABELS[a]} (on the profile above)."
+                )
+            elif situational:
+                a, bonus = "def", situational["def"]
+                value = self.attributes[a]
+                notes.append(
+                    f"{perk['name']}: {ATTRIBUTE_LABELS[a]} {value + bonus} against "
+                    f"{situational['against']} ({ATTRIBUTE_LABELS[a]} {value} otherwise)."
+                )
+            else:
+                notes.append(f"{perk['name']}: {perk['text']}")
+        for e in self.equipment:
+            extra = f": {e.notes}" if e.notes else ""
+            notes.append(f"{e.name} ({_plural(e.points, 'pt')}){extra}")
+        if self.troop_type:
+            may_lead = [TROOP_TYPES[t]["plural"] for t in self.troop_type["may_lead"]]
+            notes.append(f"Banding: may lead {_list(may_lead)}.")
+        if self.is_party_leader:
+            notes.append(
+                f'Party Leader: models within 12" use its WP ({self.attributes["wp"]}) for '
+                f"Bravery, Fear and Rallying; it rolls IV {self.attributes['iv']} for "
+                "initiative."
+            )
+        return notes
+
+
+@dataclass(frozen=True)
+class TestResult:
+    """A Standard or Skill Test: dice rolled against a Target Number, criticals re-rolled."""
+
+    purpose: str
+    pool: int  # dice rolled, after dropping
+    target: int  # the Target Number, after dropping
+    dropped: int
+    rolls: tuple[int, ...]  # every die, critical extra dice included, in order
+    successes: int
+
+
+# --------------------------------------------------------------------------- schemas
+
+_ATTRIBUTE_SCHEMA = {a: {"type": "integer"} for a in ATTRIBUTES}
+EQUIPMENT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["name", "points"],
+    "additionalProperties": False,
+    "properties": {
+        "name": {"type": "string"},
+        "points": {"type": "integer"},
+        "notes": {"type": "string"},
+    },
+}
+PROFILE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["name", "troop_type", "size", *ATTRIBUTES, "points"],
+    "additionalProperties": False,
+    "properties": {
+        "name": {"type": "string"},
+        "troop_type": {"type": "string", "description": "regular | veteran | hero"},
+        "size": {"type": "string", "description": "small | medium | large | huge"},
+        **_ATTRIBUTE_SCHEMA,
+        "points": {"type": "integer", "description": "the profile's own cost"},
+        "equipment": {"type": "array", "items": EQUIPMENT_SCHEMA},
+        "setting": {"type": "string", "description": "chronicle | aeon | first_strike"},
+        "sample": {"type": "boolean", "description": "invented numbers, not the book's"},
+    },
+}
+MEMBER_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["profile", "perks"],
+    "additionalProperties": False,
+    "properties": {
+        "profile": PROFILE_SCHEMA,
+        "perks": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "core perk ids: Regular 1, Veteran 2, Hero 3",
+        },
+        "leader": {"type": "boolean", "description": "the Party Leader (a Hero)"},
+        "unit": {
+            "type": ["string", "null"],
+            "description": "models with the same unit name act as a unit",
+        },
+        "unit_leader": {"type": "boolean", "description": "leads its unit"},
+        "equipment": {
+            "type": "array",
+            "items": EQUIPMENT_SCHEMA,
+            "description": "equipment bought for this model on top of the profile's own",
+        },
+    },
+}
+GANG_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "setting": {"type": "string", "description": "chronicle | aeon | first_strike | mixed"},
+    },
+}
+
+
+# --------------------------------------------------------------------------- dice
+
+
+def roll_test(dice: Dice, pool: int, target: int, purpose: str, drop: int = 0) -> TestResult:
+    """Roll ``pool`` dice against ``target``; each natural 6 adds a die (which may chain).
+
+    A Target Number above 6 forces dice to be dropped (1 die per point); ``drop`` drops
+    more by choice. The TN never goes below 2. With no dice left nothing is rolled.
+    """
+    pool, target = max(0, pool), max(MIN_TN, target)
+    drop = min(max(drop, target - MAX_TN, 0), max(0, target - MIN_TN))
+    pool, target = pool - drop, target - drop
+    if pool < 1 or target > MAX_TN:
+        return TestResult(purpose, max(0, pool), target, drop, (), 0)
+    rolls: list[int] = []
+    pending = pool
+    label = purpose
+    for _ in range(100):  # criticals chain; a bound keeps a rigged source from looping
+        if pending < 1:
+            break
+        thrown = dice.roll(pending, 6, label).dice
+        rolls.extend(thrown)
+        pending = sum(1 for d in thrown if d == 6)
+        label = f"{purpose} (critical)"
+    successes = sum(1 for d in rolls if d >= target)
+    return TestResult(purpose, pool, target, drop, tuple(rolls), successes)
+
+
+# --------------------------------------------------------------------------- the system
+
+
+class Gf26:
+    id = "gf26"
+    name = "Gangfight Core Rules 2.6"
+    short_name = "Gangfight 2.6"
+    total_label = "Points"
+    seed = SEED
+    rules = RULES
+    decisions = DECISIONS
+    limit_presets = (CAMPAIGN_LIMIT, PICKUP_LIMIT)
+    default_limit = PICKUP_LIMIT
+    suggested_limit = PICKUP_LIMIT
+    member_schema = MEMBER_SCHEMA
+    gang_schema = GANG_SCHEMA
+    content = CONTENT
+    attributes = ATTRIBUTES
+    attribute_labels = ATTRIBUTE_LABELS
+    perks = PERKS
+    sizes = SIZES
+    troop_types = TROOP_TYPES
+
+    def new_member(
+        self, member_type: str = "regular", profile: str | None = None
+    ) -> dict[str, Any]:
+        """A fresh member's ``data``: a copy of a sample profile, no perks chosen yet.
+
+        ``member_type`` is a troop type (the first sample profile of that type is used) or a
+        sample profile's id; ``profile`` names the sample profile outright.
+        """
+        chosen = PROFILES.get(profile or "") or PROFILES.get(member_type)
+        if chosen is None:
+            troop = _TROOP_ALIASES.get(_id(member_type), _id(member_type))
+            chosen = next(
+                (p for p in PROFILES.values() if p["troop_type"] == troop),
+                next(iter(PROFILES.values())),
+            )
+        copied = {k: v for k, v in chosen.items() if k != "id"}
+        copied["equipment"] = [dict(e) for e in chosen.get("equipment", [])]
+        return {"profile": copied, "perks": [], "leader": False, "unit": ""}
+
+    def type_choices(self) -> list[tuple[str, str]]:
+        return [(t["id"], t["name"]) for t in TROOP_TYPES.values()]
+
+    roll_test = staticmethod(roll_test)
+
+    def roll_initiative(self, roster: Mapping[str, Any], dice: Dice) -> TestResult | None:
+        """The Party Leader's IV test (TN 4) for deployment; None without a Party Leader."""
+        report = self.evaluate(roster)
+        leader_key = report.gang["leader"]
+        leader = report.members.get(leader_key) if leader_key else None
+        if leader is None:
+            return None
+        return roll_test(dice, leader.attributes["iv"], INITIATIVE_TN, "Initiative (Party Leader)")
+
+    # ----------------------------------------------------------------- evaluation
+
+    def evaluate(self, roster: Mapping[str, Any]) -> Report:
+        roster = roster if isinstance(roster, Mapping) else {}
+        raw_members = roster.get("members")
+        if not isinstance(raw_members, list):
+            raw_members = []
+        raw_limit = roster.get("limit")
+        limit = _int(raw_limit, 0) if isinstance(raw_limit, int | float | str) else 0
+        limit = limit if limit > 0 else None
+        gang_part = roster.get("gang") if isinstance(roster.get("gang"), Mapping) else {}
+
+        members: list[MemberReport] = []
+        keys: set[str] = set()
+        for position, raw in enumerate(raw_members, start=1):
+            raw = raw if isinstance(raw, Mapping) else {}
+            raw_key = raw.get("key")
+            key = _str(str(raw_key)) if isinstance(raw_key, str | int) else ""
+            if not key or key in keys:
+                key = f"#{position}"  # every member needs its own key for its findings
+            keys.add(key)
+            data = raw.get("data")
+            members.append(
+                self._member(
+                    key, position, _str(raw.get("name")), data if isinstance(data, Mapping) else raw
+                )
+            )
+
+        for m in members:
+            self._check_member(m)
+        units = self._units(members)
+        gang_findings = self._check_gang(members, limit, gang_part)
+
+        findings = [*gang_findings]
+        for m in members:
+            findings.extend(m.findings)
+
+        total = sum(m.cost for m in members)
+        leader = next((m for m in members if m.is_party_leader), None)
+        counts = {t: sum(1 for m in members if m.troop_type_id == t) for t in TROOP_TYPES}
+        in_units = {k for u in units for k in u["members"]}
+        action_points = sum(u["action_points"] for u in units) + sum(
+            max(0, m.attributes["iv"]) for m in members if m.key not in in_units
+        )
+        setting = SETTINGS.get(_id(gang_part.get("setting")))
+        facts: list[tuple[str, str]] = [
+            ("Points", f"{total} / {limit}" if limit else f"{total} (no limit)"),
+            ("Party Leader", (leader.name or "(unnamed)") if leader else "none"),
+            *((TROOP_TYPES[t]["plural"], str(n)) for t, n in counts.items()),
+            ("Action Points per turn", str(action_points)),
+        ]
+        if setting:
+            facts.insert(0, ("Setting", f"{setting['name']} ({setting['genre']})"))
+        by_key = {m.key: m for m in members}
+        for u in units:
+            names = ", ".join(by_key[k].name or k for k in u["members"])
+            facts.append((f"Unit {u['name']}", f"{names}: {u['action_points']} AP"))
+        return Report(
+            system=self.id,
+            total_label=self.total_label,
+            total=total,
+            limit=limit,
+            findings=findings,
+            members=by_key,
+            gang={
+                "points": total,
+                "limit": limit,
+                "setting": setting["id"] if setting else None,
+                "leader": leader.key if leader else None,
+                "leader_name": leader.name if leader else "",
+                "counts": counts,
+                "units": units,
+                "action_points": action_points,
+                "member_list": members,
+                "facts": facts,
+            },
+        )
+
+    # ----------------------------------------------------------------- one member
+
+    def _member(self, key: str, position: int, name: str, data: Mapping[str, Any]) -> MemberReport:
+        profile = data.get("profile") if isinstance(data.get("profile"), Mapping) else {}
+        troop_id = _id(profile.get("troop_type"))
+        troop_id = _TROOP_ALIASES.get(troop_id, troop_id)
+        size_id = _id(profile.get("size"))
+        base = {a: _int(profile.get(a)) for a in ATTRIBUTES}
+
+        raw_perks = data.get("perks") if isinstance(data.get("perks"), list) else []
+        entries = [_id(p) if isinstance(p, str) else "" for p in raw_perks]
+        perks: list[dict[str, Any]] = []
+        for pid in entries:
+            if pid in PERKS and PERKS[pid] not in perks:
+                perks.append(PERKS[pid])
+
+        attributes = dict(base)
+        for perk in perks:
+            for a, bonus in perk.get("stat", {}).items():
+                attributes[a] += bonus
+
+        size = SIZES.get(size_id)
+        if size and any(p["id"] == LARGE_AND_IN_CHARGE for p in perks):
+            bigger = min(SIZE_ORDER.index(size_id) + 1, len(SIZE_ORDER) - 1)
+            size = SIZES[SIZE_ORDER[bigger]]
+
+        equipment = [
+            Equipment.from_dict(e)
+            for raw_equipment in (profile.get("equipment"), data.get("equipment"))
+            for e in (raw_equipment if isinstance(raw_equipment, list) else [])
+        ]
+        unit = data.get("unit")
+        return MemberReport(
+            key=key,
+            name=name,
+            position=position,
+            profile_name=_str(profile.get("name")),
+            troop_type_id=troop_id,
+            troop_type=TROOP_TYPES.get(troop_id),
+            base_size_id=size_id,
+            size=size,
+            base_attributes=base,
+            attributes=attributes,
+            profile_points=_int(profile.get("points")),
+            equipment=equipment,
+            perk_entries=entries,
+            perk_names=[p if isinstance(p, str) else repr(p) for p in raw_perks],
+            perks=perks,
+            leader=data.get("leader") is True,
+            unit=" ".join(unit.split()) if isinstance(unit, str) else "",
+            unit_leader=data.get("unit_leader") is True,
+        )
+
+    def _check_member(self, m: MemberReport) -> None:
+        def add(code: str, message: str) -> None:
+            m.findings.append(Finding(code, _SEVERITY[code], message, member=m.key))
+
+        if not m.name:
+            add(
+                "gf26.member_unnamed",
+                "This model has no name: give it one, it goes on the party roster.",
+            )
+        if not m.profile_name:
+            add(
+                "gf26.profile_unnamed",
+                "This model's profile has no name: name it (e.g. 'Human Veteran'), it goes "
+                "on the card and the roster.",
+            )
+
+        if m.troop_type is None:
+            shown = f"'{m.troop_type_id}'" if m.troop_type_id else "No troop type"
+            add(
+                "gf26.unknown_troop_type",
+                f"{shown} is not a troop type: choose {_TROOP_NAMES}.",
+            )
+        if m.size is None:
+            shown = f"'{m.base_size_id}'" if m.base_size_id else "No size"
+            add("gf26.unknown_size", f"{shown} is not a size: choose {_SIZE_NAMES}.")
+
+        # perks: unknown, twice, how many
+        seen: dict[str, int] = {}
+        shown_as: dict[str, str] = {}
+        for entry, raw in zip(m.perk_entries, m.perk_names, strict=True):
+            seen[entry] = seen.get(entry, 0) + 1
+            shown_as.setdefault(entry, raw)
+        for entry in seen:
+            if entry not in PERKS:
+                shown = f"'{shown_as[entry]}'" if entry else "A blank perk"
+                add(
+                    "gf26.unknown_perk",
+                    f"{shown} is not a core perk: replace it with one of {_PERK_NAMES}.",
+                )
+        for entry, times in seen.items():
+            if entry in PERKS and times > 1:
+                perk = PERKS[entry]["name"]
+                add(
+                    "gf26.duplicate_perk",
+                    f"{perk} is taken {times} times; a perk may be taken only once per model "
+                    f"(effects never stack): replace {_plural(times - 1, 'extra ' + perk)} "
+                    "with a different perk.",
+                )
+        if m.troop_type is not None:
+            allowed = m.troop_type["perks"]
+            taken = len(m.perk_entries)
+            label = m.troop_type["name"]
+            if taken > allowed:
+                add(
+                    "gf26.too_many_perks",
+                    f"A {label} has exactly {_plural(allowed, 'perk')} but this model has "
+                    f"{taken} ({', '.join(m.perk_names)}): remove "
+                    f"{_plural(taken - allowed, 'perk')}.",
+                )
+            elif taken < allowed:
+                add(
+                    "gf26.too_few_perks",
+                    f"A {label} comes with {_plural(allowed, 'perk')} but this model has "
+                    f"{taken}: choose {_plural(allowed - taken, 'more perk')}.",
+                )
+
+        if m.size is not None and m.base_size_id == "huge" and m.causes_fear:
+            add(
+                "gf26.huge_already",
+                "Large and In Charge can't make a Huge model any larger (Huge is the largest "
+                f"size); it only makes it cause Fear (TN {FEAR_TN}). Keep it for the Fear, or "
+                "choose another perk.",
+            )
+
+        for a in ATTRIBUTES:
+            label = ATTRIBUTE_LABELS[a]
+            if m.base_attributes[a] < 0:
+                add(
+                    "gf26.attribute_out_of_range",
+                    f"{label} is {m.base_attributes[a]} on the profile: an attribute can't be "
+                    f"negative: set {label} to 0 or more.",
+                )
+        if m.base_attributes["en"] >= 0 and m.attributes["en"] < 1:
+            add(
+                "gf26.attribute_out_of_range",
+                f"EN is {m.attributes['en']}: a model at 0 Endurance is incapacitated before "
+                "the game starts: set EN to 1 or more.",
+            )
+
+        if m.profile_points < 0:
+            add(
+                "gf26.negative_points",
+                f"The profile costs {m.profile_points} points: a cost can't be negative: set "
+                "it to 0 or more.",
+            )
+        for e in m.equipment:
+            if e.points < 0:
+                add(
+                    "gf26.negative_points",
+                    f"{e.name} costs {e.points} points: a cost can't be negative: set it to 0 "
+                    "or more.",
+                )
+        if m.profile_points == 0:
+            add(
+                "gf26.no_points_cost",
+                "The profile costs 0 points: every model has a points cost: enter what the "
+                "profile costs.",
+            )
+
+        if m.unit_leader and not m.unit:
+            add(
+                "gf26.unit_leader_without_unit",
+                "This model is marked as a unit leader but is in no unit: put it in a unit or "
+                "clear its unit-leader flag.",
+            )
+
+    # ----------------------------------------------------------------- units
+
+    def _units(self, members: list[MemberReport]) -> list[dict[str, Any]]:
+        groups: dict[str, list[MemberReport]] = {}
+        for m in members:
+            if m.unit:
+                groups.setdefault(m.unit.casefold(), []).append(m)
+        units: list[dict[str, Any]] = []
+        for group in groups.values():
+            name = group[0].unit
+            flagged = [m for m in group if m.unit_leader]
+            for extra in flagged[1:]:
+                extra.findings.append(
+                    Finding(
+                        "gf26.too_many_unit_leaders",
+                        _SEVERITY["gf26.too_many_unit_leaders"],
+                        f"Unit {name} already has a leader ({flagged[0].name or flagged[0].key})"
+                        f": clear this model's unit-leader flag.",
+                        member=extra.key,
+                    )
+                )
+            top = max(m.rank for m in group)
+            leader = flagged[0] if flagged else next(m for m in group if m.rank == top)
+            leader.leads_unit = True
+            if leader.troop_type is not None:
+                may_lead = set(leader.troop_type["may_lead"])
+                outranking = [
+                    o for o in group if o.troop_type is not None and o.troop_type_id not in may_lead
+                ]
+                if outranking:
+                    who = _list([f"{o.name or o.key} ({o.troop_label})" for o in outranking])
+                    can = _list([TROOP_TYPES[t]["plural"] for t in leader.troop_type["may_lead"]])
+                    best = next(o for o in group if o.rank == top)
+                    leader.findings.append(
+                        Finding(
+                            "gf26.unit_leader_outranked",
+                            _SEVERITY["gf26.unit_leader_outranked"],
+                            f"This {leader.troop_label} leads unit {name} but may lead only "
+                            f"{can}, not {who}: make {best.name or best.key} the unit leader "
+                            f"instead, or move {who} out of the unit.",
+                            member=leader.key,
+                        )
+                    )
+            if len(group) == 1:
+                group[0].findings.append(
+                    Finding(
+                        "gf26.unit_of_one",
+                        _SEVERITY["gf26.unit_of_one"],
+                        f"Unit {name} has only this model, so it acts as an individual model: "
+                        "add models to the unit or clear its unit.",
+                        member=group[0].key,
+                    )
+                )
+            units.append(
+                {
+                    "name": name,
+                    "members": [m.key for m in group],
+                    "leader": leader.key,
+                    "action_points": max(0, min(m.attributes["iv"] for m in group)),
+                }
+            )
+        return units
+
+    # ----------------------------------------------------------------- the party
+
+    def _check_gang(
+        self, members: list[MemberReport], limit: int | None, gang_part: Mapping[str, Any]
+    ) -> list[Finding]:
+        found: list[Finding] = []
+
+        def add(code: str, message: str, member: str | None = None) -> None:
+            finding = Finding(code, _SEVERITY[code], message, member=member)
+            if member is None:
+                found.append(finding)
+            else:
+                next(m for m in members if m.key == member).findings.append(finding)
+
+        setting = gang_part.get("setting")
+        if setting not in (None, "") and _id(setting) not in SETTINGS:
+            add(
+                "gf26.unknown_setting",
+                f"'{setting}' is not a setting: choose Chronicle, Aeon, First Strike or mixed, "
+                "or leave it empty.",
+            )
+
+        total = sum(m.cost for m in members)
+        if limit is not None and total > limit:
+            add(
+                "gf26.points_over_limit",
+                f"The party costs {total} points, {total - limit} over the {limit}-point "
+                f"limit: drop models or equipment worth {total - limit} points, or raise the "
+                f"limit to {total}.",
+            )
+
+        heroes = [m for m in members if m.troop_type_id == "hero"]
+        if not heroes:
+            add(
+                "gf26.no_hero",
+                "The party has no Hero: add a Hero, to be the Party Leader.",
+            )
+
+        flagged = [m for m in members if m.leader]
+        if not flagged:
+            who = _list([h.name or h.key for h in heroes])
+            add(
+                "gf26.no_leader",
+                "No model is the Party Leader: mark one Hero"
+                + (f" ({who})" if who else "")
+                + " as the Party Leader.",
+            )
+        else:
+            flagged[0].is_party_leader = True
+        for extra in flagged[1:]:
+            add(
+                "gf26.too_many_leaders",
+                f"{extra.name or 'This model'} is a second Party Leader; a party has exactly "
+                f"one ({flagged[0].name or flagged[0].key}): clear this model's leader flag.",
+                member=extra.key,
+            )
+        for m in flagged:
+            if m.troop_type is not None and m.troop_type_id != "hero":
+                add(
+                    "gf26.leader_not_hero",
+                    f"The Party Leader must be a Hero but this model is a {m.troop_label}: "
+                    "mark a Hero as the Party Leader instead.",
+                    member=m.key,
+                )
+        return found
+
+
+SYSTEM = Gf26()

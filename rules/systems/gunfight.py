@@ -1,0 +1,1124 @@
+"""Gunfight v2 (seed 004): random characters, troopers and rabble; no points.
+
+A roster for this system is the common roster file shape; each member's ``data`` is::
+
+    {
+        "figure": "character",          # character | trooper | rabble
+        "character_type": "lawman",     # lawman, outlaw, mexican, outsider, gambler,
+                                        # gunfighter, indian, soldier (optional for
+                                        # troopers and rabble: a description)
+        "experience": "veteran",        # greenhorn | old_hand | veteran (characters only)
+        "characteristics": {"bd": 7, "sk": 9, "sp": 6, "ag": 8, "wp": 10},
+                                        # as rolled or entered, BEFORE ability modifiers;
+                                        # troopers may omit it (their profile is fixed),
+                                        # rabble have none
+        "abilities": ["leader", "loyal_sidekick", "white_hat"],   # ability ids
+        "source": "rolled",             # rolled | entered
+        "rolls": [{"purpose": "BD", "dice": "D6", "rolled": [3]}, ...],
+                                        # the raw dice of a rolled character, in order
+                                        # (rules.dice.Roll.to_dict()): five D6 for BD, SK,
+                                        # SP, AG, WP, then the D20 ability rolls and re-rolls
+        "weapons": [{"name": "Pistol", "point_blank": 2, "normal": 6, "long": 14,
+                     "shots": 6}],      # name required; range in inches (null = none)
+        "count": 4,                     # troopers and rabble: how many identical figures
+                                        # this entry stands for (default 1)
+    }
+
+There is no points system: the total is the number of FIGURES. A character is one figure,
+plus one for the follower of Loyal Sidekick; a trooper or rabble entry is ``count`` figures.
+The roster's ``gang`` part is an empty object and ``limit`` is ignored.
+
+``SYSTEM.generate_character(dice, character_type, experience)`` rolls a character: 1D6 + 4
+for each characteristic, then 1, 2 or 3 abilities on the D20 table of the character's type,
+re-rolling a repeat. Every die is rolled through the injected ``rules.dice.Dice``.
+
+Abilities that change characteristics (Drunk as a Skunk, Nobility, Old Timer, White Hat) are
+applied on the report's stat line; the result is clamped to 1..10 and the unclamped value is
+noted (RULES.md Decision).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rules.base import Finding, Report, RuleDoc, Severity
+from rules.dice import Dice
+
+ERROR = Severity.ERROR
+WARNING = Severity.WARNING
+
+SEED = "004_408766a37f4dcf7f.txt"
+
+CONTENT: dict[str, Any] = json.loads(
+    (Path(__file__).parent.parent / "data" / "gunfight.json").read_text("utf-8")
+)
+
+CHARACTERISTICS: tuple[str, ...] = tuple(c["id"] for c in CONTENT["characteristics"])
+LABELS: dict[str, str] = {c["id"]: c["label"] for c in CONTENT["characteristics"]}
+NAMES: dict[str, str] = {c["id"]: c["name"] for c in CONTENT["characteristics"]}
+CHAR_MIN: int = CONTENT["characteristic_range"]["min"]
+CHAR_MAX: int = CONTENT["characteristic_range"]["max"]
+ROLL_SIDES: int = CONTENT["random_characteristic"]["sides"]
+ROLL_ADD: int = CONTENT["random_characteristic"]["add"]
+ROLLED_MIN = 1 + ROLL_ADD
+ROLLED_MAX = ROLL_SIDES + ROLL_ADD
+
+FIGURES: tuple[str, ...] = ("character", "trooper", "rabble")
+FIGURE_LABELS = {"character": "Character", "trooper": "Trooper", "rabble": "Rabble"}
+TROOPER_PROFILE: dict[str, int] = dict(CONTENT["figures"]["trooper"]["characteristics"])
+TROOPER_ACTIONS: int = CONTENT["figures"]["trooper"]["actions"]
+CHARACTER_ACTIONS: int = CONTENT["figures"]["character"]["actions"]
+RABBLE_MOVE: int = CONTENT["figures"]["rabble"]["move"]
+RABBLE_ACTIONS: int = CONTENT["figures"]["rabble"]["actions"]
+
+EXPERIENCE: dict[str, dict[str, Any]] = {e["id"]: e for e in CONTENT["experience_levels"]}
+CHARACTER_TYPES: dict[str, dict[str, Any]] = {t["id"]: t for t in CONTENT["character_types"]}
+TABLES: dict[str, dict[str, Any]] = {t["id"]: t for t in CONTENT["ability_tables"]}
+ABILITIES: dict[str, dict[str, Any]] = {a["id"]: a for a in CONTENT["abilities"]}
+WEAPONS: dict[str, dict[str, Any]] = {w["id"]: w for w in CONTENT["weapons"]}
+WEAPON_STATS: tuple[str, ...] = ("point_blank", "normal", "long", "shots")
+SOURCES = ("rolled", "entered")
+SIDEKICK = "loyal_sidekick"
+DASH = "\u2013"  # en dash: "no value" on the sheet, and ranges like 1-10
+TIMES = "\u00d7"  # multiplication sign: "Trooper x4"
+
+
+def normalise(value: Any) -> str:
+    """An id from a name or an id: lower case, apostrophes dropped, other runs to '_'."""
+    if not isinstance(value, str):
+        return ""
+    text = value.strip().lower().replace("'", "").replace("\u2019", "")
+    return re.sub(r"[^a-z0-9]+", "_", text).strip("_")
+
+
+_ABILITY_LOOKUP: dict[str, str] = {}
+for _a in ABILITIES.values():
+    _ABILITY_LOOKUP[_a["id"]] = _a["id"]
+    _ABILITY_LOOKUP[normalise(_a["name"])] = _a["id"]
+_WEAPON_LOOKUP: dict[str, str] = {}
+for _w in WEAPONS.values():
+    for _n in (_w["id"], _w["name"], *_w.get("aliases", ())):
+        _WEAPON_LOOKUP[normalise(_n)] = _w["id"]
+
+
+def table_for(character_type: str) -> dict[str, Any] | None:
+    ctype = CHARACTER_TYPES.get(character_type)
+    return TABLES[ctype["table"]] if ctype else None
+
+
+def table_result(table: Mapping[str, Any], roll: int) -> str:
+    """The ability id a D20 result gives on ``table``."""
+    for entry in table["entries"]:
+        if entry["from"] <= roll <= entry["to"]:
+            return entry["ability"]
+    raise ValueError(f"{roll} is not on the {table['name']} table")
+
+
+def table_abilities(table: Mapping[str, Any]) -> list[str]:
+    seen: list[str] = []
+    for entry in table["entries"]:
+        if entry["ability"] not in seen:
+            seen.append(entry["ability"])
+    return seen
+
+
+def _a(word: str, capital: bool = False) -> str:
+    article = "an" if word[:1].lower() in "aeiou" else "a"
+    return f"{article.capitalize() if capital else article} {word}"
+
+
+def _plural(n: int, word: str, plural: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (plural or word + 's')}"
+
+
+def _range(value: int | None) -> str:
+    return DASH if value is None else f'{value}"'
+
+
+def _choices(ids: Any, mapping: Mapping[str, Mapping[str, Any]]) -> str:
+    names = [mapping[i]["name"] for i in ids]
+    return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else "".join(names)
+
+
+_TYPE_LIST = _choices(CHARACTER_TYPES, CHARACTER_TYPES)
+_EXPERIENCE_LIST = _choices(EXPERIENCE, EXPERIENCE)
+
+# --------------------------------------------------------------------------- the rules
+
+RULES: tuple[RuleDoc, ...] = (
+    RuleDoc(
+        "gunfight.no_figures",
+        ERROR,
+        "A side has at least one figure.",
+        "seed 004, p. 8 (Setting Up a Game: each side has a figure in range of an opponent)",
+    ),
+    RuleDoc(
+        "gunfight.unknown_figure",
+        ERROR,
+        "Every member is a Character, a Trooper or Rabble.",
+        "seed 004, p. 2 (Types of Figure)",
+    ),
+    RuleDoc(
+        "gunfight.bad_count",
+        ERROR,
+        "A Trooper or Rabble entry stands for 1 or more figures; a Character is one figure.",
+        "seed 004, p. 2 (Types of Figure)",
+        decision="A Trooper or Rabble entry may stand for several identical figures "
+        "(`count`, default 1); a Character is always one named figure.",
+    ),
+    RuleDoc(
+        "gunfight.character_unnamed",
+        WARNING,
+        "Characters have names (Troopers and Rabble are nameless).",
+        "seed 004, p. 2 (Types of Figure: characters have names)",
+    ),
+    RuleDoc(
+        "gunfight.unknown_character_type",
+        ERROR,
+        f"A Character's type is one of: {_TYPE_LIST}; it chooses the ability table.",
+        "seed 004, pp. 2-4 (Characters: the five D20 tables)",
+    ),
+    RuleDoc(
+        "gunfight.unknown_experience",
+        ERROR,
+        f"A Character's experience is {_EXPERIENCE_LIST}.",
+        "seed 004, p. 2 (Characters)",
+    ),
+    RuleDoc(
+        "gunfight.characteristic_out_of_range",
+        ERROR,
+        "Each characteristic (BD, SK, SP, AG, WP) is a whole number from 1 to 10, before "
+        "ability modifiers.",
+        "seed 004, p. 2 (Characters: each is measured from 1-10)",
+    ),
+    RuleDoc(
+        "gunfight.characteristic_outside_roll",
+        WARNING,
+        "A random character rolls 1D6 + 4 (5 to 10) for each characteristic; an entered "
+        "value of 1 to 4 is allowed but could not have been rolled.",
+        "seed 004, p. 2 (Characters: roll 1D6+4)",
+        decision="Characters may be entered by hand (a scenario's named character): any "
+        "value from 1 to 10 is legal, a value below 5 is a warning.",
+    ),
+    RuleDoc(
+        "gunfight.ability_count",
+        ERROR,
+        "A Greenhorn has 1 special ability, an Old Hand 2 and a Veteran 3.",
+        "seed 004, p. 2 (Characters)",
+    ),
+    RuleDoc(
+        "gunfight.unknown_ability",
+        ERROR,
+        "Every special ability is one the book describes.",
+        "seed 004, pp. 4-5 (Ability Descriptions)",
+    ),
+    RuleDoc(
+        "gunfight.ability_not_on_table",
+        WARNING,
+        "Abilities are rolled on the table of the character's type; one from elsewhere "
+        "(or Ambidextrous, which is on no table) is allowed with a warning.",
+        "seed 004, pp. 2-4 (Characters: roll on the table appropriate to the character's type)",
+    ),
+    RuleDoc(
+        "gunfight.duplicate_ability",
+        ERROR,
+        "A character has each special ability at most once.",
+        "seed 004, p. 2 (Characters)",
+        decision="A repeated ability is re-rolled (RULES.md), so a repeat on the sheet is "
+        "an error.",
+    ),
+    RuleDoc(
+        "gunfight.abilities_not_allowed",
+        ERROR,
+        "Troopers and Rabble have no special abilities.",
+        "seed 004, p. 5 (Troopers); p. 2 (Types of Figure)",
+    ),
+    RuleDoc(
+        "gunfight.trooper_profile",
+        ERROR,
+        "Troopers have fixed characteristics: AG 6 and 4 in each other characteristic.",
+        "seed 004, p. 5 (Troopers)",
+    ),
+    RuleDoc(
+        "gunfight.rabble_characteristics",
+        WARNING,
+        'Rabble have no characteristics: they move 5", have one action and no SK.',
+        "seed 004, pp. 5-6 (Sequence; Move; Shoot or Hit)",
+    ),
+    RuleDoc(
+        "gunfight.unknown_weapon",
+        WARNING,
+        "Weapons come from the book's list (Thrown knife, Bow, Pistol, Shotgun, Carbine, "
+        "Sharps or Winchester rifle, close combat weapons, Dynamite); another is shown "
+        "with the stats entered.",
+        "seed 004, p. 7 (Range; Ammunition)",
+    ),
+    RuleDoc(
+        "gunfight.weapon_stats_differ",
+        WARNING,
+        "A listed weapon's ranges and shots are the book's; differing numbers entered are "
+        "replaced by the book's on the sheet.",
+        "seed 004, p. 7 (Range; Ammunition)",
+    ),
+    RuleDoc(
+        "gunfight.rolls_mismatch",
+        WARNING,
+        "A character marked as rolled has the characteristics (die + 4) and abilities its "
+        "recorded dice give.",
+        "seed 004, p. 2 (Characters)",
+    ),
+    RuleDoc(
+        "gunfight.unknown_source",
+        WARNING,
+        'A character\'s source is "rolled" or "entered"; anything else is read as entered.',
+        "seed 004, p. 2 (Characters: to roll a character randomly...)",
+    ),
+)
+RULE_CODES = frozenset(r.code for r in RULES)
+_SEVERITY = {r.code: r.severity for r in RULES}
+
+DECISIONS: tuple[str, ...] = (
+    "After ability modifiers a characteristic is clamped to 1..10 on the stat line, and "
+    "the unclamped value is noted (e.g. 'WP 10 (16 before the 1-10 limit)') (RULES.md).",
+    "Modifying abilities: Drunk as a Skunk -2 SK; Nobility +6 WP; Old Timer -2 AG, -2 SK, "
+    "-2 SP, +4 WP; White Hat +2 to each characteristic. They add up before the clamp, "
+    "also when the ability is off the character's table; a repeated ability counts once.",
+    "Loyal Sidekick: the follower is a trooper-like figure (BD 4, SK 4, SP 4, AG 6, WP 4, "
+    "2 actions, no abilities) that never routs until its character routs. It is not a "
+    "separate member: it shows in the character's notes and in the gang's figure list, "
+    "and it counts in the character's figures (cost 2).",
+    "Troopers may omit their characteristics (the fixed profile is used). A Trooper's or "
+    "Rabble's character type, if given, only describes it (U.S. cavalry, Indian braves, "
+    "Mexican army) and must be a known type; experience is read for Characters only.",
+    "Characteristics the sheet can't read (missing, not a whole number) are errors and count "
+    "as 0; an entry of unknown figure type counts for no figures.",
+    'Move is 1" per AG (after modifiers) for characters and troopers; rabble move 5".',
+    "The Range table's Rifle is split into the Sharps rifle (1 shot) and the Winchester "
+    "rifle (15 shots) of the Ammunition section; a plain 'Rifle' has the ranges but no "
+    "shot count. A bow reloads after every shot (1 action) as the Action list says.",
+    "There is no points system and no limit: the total is the number of figures "
+    "(characters, their sidekicks, troopers and rabble).",
+)
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+def _int(value: Any) -> int | None:
+    """A whole number, or None for anything else."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str):
+        try:
+            return int(value.strip())
+        except ValueError:
+            return None
+    return None
+
+
+def _str(value: Any) -> str:
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, str):
+        return value.strip()
+    try:
+        return json.dumps(value)[:40]
+    except (TypeError, ValueError):
+        return type(value).__name__
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass
+class WeaponReport:
+    name: str
+    weapon: dict[str, Any] | None  # the book's weapon, or None if unknown
+    point_blank: int | None
+    normal: int | None
+    long: int | None
+    shots: int | None
+    entered: dict[str, Any]
+
+    @property
+    def known(self) -> bool:
+        return self.weapon is not None
+
+    @property
+    def line(self) -> str:
+        parts = [self.name]
+        if self.point_blank is not None or self.normal is not None or self.long is not None:
+            parts.append(
+                f"{_range(self.point_blank)} / {_range(self.normal)} / {_range(self.long)}"
+            )
+        if self.shots is not None:
+            parts.append(f"reload after {_plural(self.shots, 'shot')}")
+        return ", ".join(parts)
+
+
+@dataclass
+class MemberReport:
+    key: str
+    name: str
+    position: int
+    figure: str
+    figure_raw: str
+    count: int
+    character_type: str
+    experience: str
+    source: str
+    characteristics: dict[str, int | None]  # as rolled / entered
+    modified: dict[str, int]  # after ability modifiers, before the clamp
+    final: dict[str, int]  # after the clamp: the stat line
+    abilities: list[str]  # known ability ids, in order, without repeats
+    ability_entries: list[str]  # every entry as written (normalised)
+    weapons: list[WeaponReport]
+    rolls: list[dict[str, Any]]
+    sidekick: bool = False
+    cost: int = 0
+    summary: str = ""
+    stats: list[tuple[str, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def has_errors(self) -> bool:
+        return any(f.is_error for f in self.findings)
+
+    @property
+    def figure_label(self) -> str:
+        return FIGURE_LABELS.get(self.figure, self.figure_raw or "?")
+
+    @property
+    def type_label(self) -> str:
+        ctype = CHARACTER_TYPES.get(self.character_type)
+        return ctype["name"] if ctype else self.character_type
+
+    @property
+    def experience_label(self) -> str:
+        exp = EXPERIENCE.get(self.experience)
+        return exp["name"] if exp else self.experience
+
+    @property
+    def ability_rows(self) -> list[dict[str, Any]]:
+        return [ABILITIES[a] for a in self.abilities]
+
+
+# --------------------------------------------------------------------------- schemas
+
+_CHARACTERISTICS_SCHEMA = {
+    "type": "object",
+    "properties": {c: {"type": "integer"} for c in CHARACTERISTICS},
+    "additionalProperties": False,
+}
+_WEAPON_SCHEMA = {
+    "type": "object",
+    "required": ["name"],
+    "properties": {
+        "id": {"type": "string"},
+        "name": {"type": "string"},
+        **{s: {"type": ["integer", "null"]} for s in WEAPON_STATS},
+        "notes": {"type": "string"},
+    },
+    "additionalProperties": False,
+}
+_ROLL_SCHEMA = {
+    "type": "object",
+    "required": ["purpose", "dice", "rolled"],
+    "properties": {
+        "purpose": {"type": "string"},
+        "dice": {"type": "string"},
+        "rolled": {"type": "array", "items": {"type": "integer"}},
+    },
+    "additionalProperties": False,
+}
+MEMBER_SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "Gunfight v2 member",
+    "type": "object",
+    "required": ["figure"],
+    "properties": {
+        "figure": {"type": "string", "description": "character | trooper | rabble"},
+        "character_type": {"type": "string"},
+        "experience": {"type": "string", "description": "greenhorn | old_hand | veteran"},
+        "characteristics": _CHARACTERISTICS_SCHEMA,
+        "abilities": {"type": "array", "items": {"type": "string"}},
+        "source": {"type": "string", "description": "rolled | entered"},
+        "rolls": {"type": "array", "items": _ROLL_SCHEMA},
+        "weapons": {"type": "array", "items": _WEAPON_SCHEMA},
+        "count": {"type": "integer"},
+    },
+    "additionalProperties": False,
+}
+GANG_SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "Gunfight v2 side",
+    "type": "object",
+    "properties": {},
+    "additionalProperties": False,
+}
+
+
+# --------------------------------------------------------------------------- the system
+
+
+class Gunfight:
+    id = "gunfight"
+    name = "Gunfight v2"
+    short_name = "Gunfight"
+    total_label = "Figures"
+    seed = SEED
+    rules = RULES
+    decisions = DECISIONS
+    limit_presets: tuple[int, ...] = ()
+    default_limit: int | None = None
+    member_schema = MEMBER_SCHEMA
+    gang_schema = GANG_SCHEMA
+    content = CONTENT
+    characteristics = CHARACTERISTICS
+    characteristic_labels = LABELS
+    # Weapons travel inside each member's data, by value (no catalogue items yet).
+    item_slots: dict[str, tuple[str, bool]] = {}
+
+    # ----------------------------------------------------------------- choices
+
+    def type_choices(self) -> list[tuple[str, str]]:
+        return [(f, FIGURE_LABELS[f]) for f in FIGURES]
+
+    def character_type_choices(self) -> list[tuple[str, str]]:
+        return [(t["id"], t["name"]) for t in CHARACTER_TYPES.values()]
+
+    def experience_choices(self) -> list[tuple[str, str]]:
+        return [(e["id"], e["name"]) for e in EXPERIENCE.values()]
+
+    def new_member(
+        self,
+        member_type: str = "trooper",
+        character_type: str = "lawman",
+        experience: str = "greenhorn",
+        dice: Dice | None = None,
+    ) -> dict[str, Any]:
+        """The ``data`` of a fresh member.
+
+        Troopers and rabble are legal as they come. A character is rolled when ``dice`` is
+        given; otherwise it is entered with 7 in each characteristic and no abilities yet
+        (the sheet asks for them).
+        """
+        figure = normalise(member_type)
+        if figure == "character":
+            if dice is not None:
+                return self.generate_character(dice, character_type, experience)
+            ctype = normalise(character_type)
+            exp = normalise(experience)
+            return {
+                "figure": "character",
+                "character_type": ctype if ctype in CHARACTER_TYPES else "lawman",
+                "experience": exp if exp in EXPERIENCE else "greenhorn",
+                "characteristics": dict.fromkeys(CHARACTERISTICS, 7),
+                "abilities": [],
+                "source": "entered",
+                "rolls": [],
+                "weapons": [],
+            }
+        if figure == "rabble":
+            return {"figure": "rabble", "abilities": [], "weapons": [], "count": 1}
+        return {
+            "figure": "trooper",
+            "characteristics": dict(TROOPER_PROFILE),
+            "abilities": [],
+            "weapons": [],
+            "count": 1,
+        }
+
+    # ----------------------------------------------------------------- rolling
+
+    def generate_character(
+        self, dice: Dice, character_type: str, experience: str, name: str = ""
+    ) -> dict[str, Any]:
+        """Roll a character: 1D6 + 4 per characteristic, then its abilities on its table.
+
+        A repeated ability is re-rolled (RULES.md Decision). Every die goes through
+        ``dice`` with its purpose; the raw dice are kept in the member's ``rolls``.
+        """
+        ctype = normalise(character_type)
+        exp = normalise(experience)
+        table = table_for(ctype)
+        if table is None:
+            raise ValueError(f"unknown character type {character_type!r}: choose {_TYPE_LIST}")
+        if exp not in EXPERIENCE:
+            raise ValueError(f"unknown experience {experience!r}: choose {_EXPERIENCE_LIST}")
+        prefix = f"{name.strip()}: " if isinstance(name, str) and name.strip() else ""
+        start = len(dice.log)
+        characteristics = {
+            c: dice.roll(1, ROLL_SIDES, f"{prefix}{LABELS[c]}").total + ROLL_ADD
+            for c in CHARACTERISTICS
+        }
+        wanted = EXPERIENCE[exp]["abilities"]
+        abilities: list[str] = []
+        purpose = f"{prefix}ability 1 ({table['name']} table)"
+        for _ in range(1000):  # a repeat is re-rolled; this never runs out in practice
+            if len(abilities) >= wanted:
+                break
+            ability = table_result(table, dice.d20(purpose))
+            if ability in abilities:
+                purpose = f"{prefix}re-roll: repeat of {ABILITIES[ability]['name']}"
+                continue
+            abilities.append(ability)
+            purpose = f"{prefix}ability {len(abilities) + 1} ({table['name']} table)"
+        return {
+            "figure": "character",
+            "character_type": ctype,
+            "experience": exp,
+            "characteristics": characteristics,
+            "abilities": abilities,
+            "source": "rolled",
+            "rolls": [r.to_dict() for r in dice.log[start:]],
+            "weapons": [],
+        }
+
+    # ----------------------------------------------------------------- evaluation
+
+    def evaluate(self, roster: Mapping[str, Any]) -> Report:
+        roster = roster if isinstance(roster, Mapping) else {}
+        raw_members = roster.get("members")
+        if not isinstance(raw_members, list):
+            raw_members = []
+
+        members: list[MemberReport] = []
+        keys: set[str] = set()
+        for position, raw in enumerate(raw_members, start=1):
+            raw = raw if isinstance(raw, Mapping) else {}
+            raw_key = raw.get("key")
+            key = _str(str(raw_key)) if isinstance(raw_key, str | int) else ""
+            if isinstance(raw_key, bool) or not key or key in keys:
+                key = f"#{position}"
+            if key in keys:  # "#2" may also have been a real key earlier on
+                suffix = 2
+                while f"{key}.{suffix}" in keys:
+                    suffix += 1
+                key = f"{key}.{suffix}"
+            keys.add(key)
+            data = raw.get("data")
+            member = self._member(key, position, _str(raw.get("name")), data)
+            self._check_member(member, data if isinstance(data, Mapping) else {})
+            self._describe(member)
+            members.append(member)
+
+        findings: list[Finding] = []
+        if sum(m.cost for m in members) <= 0:
+            findings.append(
+                Finding(
+                    "gunfight.no_figures",
+                    ERROR,
+                    "The side has no figures: add at least one Character, Trooper or Rabble.",
+                )
+            )
+        for m in members:
+            findings.extend(m.findings)
+
+        by_key = {m.key: m for m in members}
+        return Report(
+            system=self.id,
+            total_label=self.total_label,
+            total=sum(m.cost for m in members),
+            limit=None,
+            findings=findings,
+            members=by_key,
+            gang=self._gang(members),
+        )
+
+    # ----------------------------------------------------------------- one member
+
+    def _member(self, key: str, position: int, name: str, data: Any) -> MemberReport:
+        data = data if isinstance(data, Mapping) else {}
+        figure_raw = _shown(data.get("figure")) if "figure" in data else ""
+        figure = normalise(data.get("figure"))
+        ctype = normalise(data.get("character_type"))
+        exp = normalise(data.get("experience"))
+        raw_source = data.get("source")
+        if raw_source is None or (isinstance(raw_source, str) and not raw_source.strip()):
+            source = "entered"  # a hand-written file may leave it out
+        else:
+            source = normalise(raw_source) or "?"
+
+        raw_chars = data.get("characteristics")
+        raw_chars = raw_chars if isinstance(raw_chars, Mapping) else {}
+        characteristics = {c: _int(raw_chars.get(c)) for c in CHARACTERISTICS}
+        if figure == "trooper":
+            base = dict(TROOPER_PROFILE)
+        else:
+            base = {c: characteristics[c] or 0 for c in CHARACTERISTICS}
+
+        raw_abilities = data.get("abilities")
+        raw_abilities = raw_abilities if isinstance(raw_abilities, list) else []
+        entries = [_ABILITY_LOOKUP.get(normalise(a), _shown(a)) for a in raw_abilities]
+        abilities: list[str] = []
+        for a in entries:
+            if a in ABILITIES and a not in abilities:
+                abilities.append(a)
+
+        modified = dict(base)
+        if figure == "character":
+            for a in abilities:
+                for c, delta in ABILITIES[a]["modifiers"].items():
+                    modified[c] += delta
+        final = {c: min(CHAR_MAX, max(CHAR_MIN, v)) for c, v in modified.items()}
+
+        raw_weapons = data.get("weapons")
+        raw_weapons = raw_weapons if isinstance(raw_weapons, list) else []
+        weapons = [self._weapon(w) for w in raw_weapons]
+
+        raw_rolls = data.get("rolls")
+        rolls = (
+            [r for r in raw_rolls if isinstance(r, Mapping)] if isinstance(raw_rolls, list) else []
+        )
+
+        count = _int(data.get("count")) if "count" in data else 1
+        return MemberReport(
+            key=key,
+            name=name,
+            position=position,
+            figure=figure if figure in FIGURES else "",
+            figure_raw=figure_raw,
+            count=count if count is not None else 0,
+            character_type=ctype,
+            experience=exp,
+            source=source,
+            characteristics=characteristics,
+            modified=modified,
+            final=final,
+            abilities=abilities if figure == "character" else [],
+            ability_entries=entries,
+            weapons=weapons,
+            rolls=rolls,
+            sidekick=figure == "character" and SIDEKICK in abilities,
+        )
+
+    def _weapon(self, raw: Any) -> WeaponReport:
+        entry = raw if isinstance(raw, Mapping) else {"name": raw}
+        name = _str(entry.get("name")) or _str(entry.get("id")) or _shown(entry.get("name"))
+        weapon_id = _WEAPON_LOOKUP.get(normalise(entry.get("id"))) or _WEAPON_LOOKUP.get(
+            normalise(entry.get("name"))
+        )
+        weapon = WEAPONS.get(weapon_id) if weapon_id else None
+        entered = {s: entry[s] for s in WEAPON_STATS if s in entry}
+        if weapon is not None:
+            stats = {s: weapon[s] for s in WEAPON_STATS}
+            name = weapon["name"]
+        else:
+            stats = {s: _int(entered.get(s)) for s in WEAPON_STATS}
+        return WeaponReport(name=name or "Unnamed weapon", weapon=weapon, entered=entered, **stats)
+
+    def _check_member(self, m: MemberReport, data: Mapping[str, Any]) -> None:
+        def add(code: str, message: str) -> None:
+            m.findings.append(Finding(code, _SEVERITY[code], message, member=m.key))
+
+        if not m.figure:
+            shown = f"'{m.figure_raw}'" if m.figure_raw else "No figure type"
+            add(
+                "gunfight.unknown_figure",
+                f"{shown} is not a type of figure: choose Character, Trooper or Rabble.",
+            )
+
+        # count
+        if m.figure == "character":
+            if m.count != 1:
+                add(
+                    "gunfight.bad_count",
+                    f"A Character is one named figure, but this entry has count "
+                    f"{_shown(data.get('count'))}: set count to 1 (or remove it), and add "
+                    "another Character for each other figure.",
+                )
+                m.count = 1
+        elif m.count < 1:
+            add(
+                "gunfight.bad_count",
+                f"Count is {_shown(data.get('count'))}, but an entry stands for at least one "
+                "figure: set count to 1 or more, or remove the entry.",
+            )
+            m.count = 0
+
+        # character type
+        typed = m.figure == "character" or (m.character_type and m.figure in FIGURES)
+        if typed and m.character_type not in CHARACTER_TYPES:
+            shown = (
+                f"'{_shown(data.get('character_type'))}' is not a character type"
+                if m.character_type
+                else "This character has no type"
+            )
+            add("gunfight.unknown_character_type", f"{shown}: choose {_TYPE_LIST}.")
+
+        if m.figure == "character":
+            self._check_character(m, data, add)
+        elif m.figure in ("trooper", "rabble"):
+            label = "Troopers" if m.figure == "trooper" else "Rabble"
+            if m.ability_entries:
+                add(
+                    "gunfight.abilities_not_allowed",
+                    f"{label} have no special abilities, but this entry has "
+                    f"{_plural(len(m.ability_entries), 'ability', 'abilities')}: remove "
+                    f"{'it' if len(m.ability_entries) == 1 else 'them'}, or make the figure "
+                    "a Character.",
+                )
+            if m.figure == "trooper":
+                changed = [
+                    c
+                    for c in CHARACTERISTICS
+                    if c in _mapping(data.get("characteristics"))
+                    and m.characteristics[c] != TROOPER_PROFILE[c]
+                ]
+                if changed:
+                    wrong = ", ".join(
+                        f"{LABELS[c]} {_shown(_mapping(data.get('characteristics'))[c])} "
+                        f"(should be {TROOPER_PROFILE[c]})"
+                        for c in changed
+                    )
+                    add(
+                        "gunfight.trooper_profile",
+                        f"Troopers have fixed characteristics ({_profile(TROOPER_PROFILE)}); "
+                        f"this one has {wrong}: set them back, or make the figure a Character.",
+                    )
+            elif _mapping(data.get("characteristics")):
+                add(
+                    "gunfight.rabble_characteristics",
+                    'Rabble have no characteristics (they move 5", have one action and no '
+                    "SK): clear them; they are ignored.",
+                )
+
+        for w in m.weapons:
+            if w.weapon is None:
+                add(
+                    "gunfight.unknown_weapon",
+                    f"'{w.name}' is not in the book's weapon list (Thrown knife, Bow, Pistol, "
+                    "Shotgun, Carbine, Sharps rifle, Winchester rifle, Rifle, Knife, Sword, "
+                    "Machete, Dynamite): pick one of those, or keep it as a house weapon "
+                    "with the stats you entered.",
+                )
+                continue
+            differ = [s for s, v in w.entered.items() if _int(v) != w.weapon[s] or _bad_stat(v)]
+            if differ:
+                wrong = ", ".join(
+                    f"{s.replace('_', ' ')} {_shown(w.entered[s])} (book: "
+                    f"{'none' if w.weapon[s] is None else w.weapon[s]})"
+                    for s in differ
+                )
+                add(
+                    "gunfight.weapon_stats_differ",
+                    f"{w.name} has {wrong}; the sheet uses the book's numbers: correct the "
+                    "entry, or rename it if it is a different weapon.",
+                )
+
+    def _check_character(self, m: MemberReport, data: Mapping[str, Any], add) -> None:
+        if not m.name:
+            add(
+                "gunfight.character_unnamed",
+                "Characters have names: give this one a name (it goes on the card).",
+            )
+
+        exp = EXPERIENCE.get(m.experience)
+        if exp is None:
+            shown = (
+                f"'{_shown(data.get('experience'))}' is not an experience level"
+                if m.experience
+                else "This character has no experience level"
+            )
+            add("gunfight.unknown_experience", f"{shown}: choose {_EXPERIENCE_LIST}.")
+
+        if m.source not in SOURCES:
+            shown = f"'{_shown(data.get('source'))}'"
+            add(
+                "gunfight.unknown_source",
+                f'{shown} is not a source: set it to "rolled" (with the dice) or "entered"; '
+                "it is read as entered.",
+            )
+
+        raw_chars = _mapping(data.get("characteristics"))
+        for c in CHARACTERISTICS:
+            value = m.characteristics[c]
+            label = LABELS[c]
+            if value is None:
+                got = (
+                    f"{label} is '{_shown(raw_chars[c])}'"
+                    if c in raw_chars
+                    else f"{label} is missing"
+                )
+                add(
+                    "gunfight.characteristic_out_of_range",
+                    f"{got}: enter a whole number from {CHAR_MIN} to {CHAR_MAX} "
+                    f"({ROLLED_MIN} to {ROLLED_MAX} if rolled).",
+                )
+            elif not CHAR_MIN <= value <= CHAR_MAX:
+                add(
+                    "gunfight.characteristic_out_of_range",
+                    f"{label} is {value}; characteristics run from {CHAR_MIN} to {CHAR_MAX} "
+                    f"before abilities: set {label} to a value from {CHAR_MIN} to {CHAR_MAX}.",
+                )
+            elif value < ROLLED_MIN:
+                add(
+                    "gunfight.characteristic_outside_roll",
+                    f"{label} is {value}, which 1D6 + 4 can't roll ({ROLLED_MIN} to "
+                    f"{ROLLED_MAX}): fine for an entered character, otherwise raise {label} "
+                    f"to {ROLLED_MIN} or more.",
+                )
+
+        table = table_for(m.character_type)
+        seen: set[str] = set()
+        repeated: list[str] = []
+        for entry in m.ability_entries:
+            if entry not in ABILITIES:
+                add(
+                    "gunfight.unknown_ability",
+                    f"'{entry}' is not a Gunfight special ability: choose one from the "
+                    f"{table['name'] + ' table' if table else 'ability descriptions'}, "
+                    "or remove it.",
+                )
+                continue
+            if entry in seen:
+                if entry not in repeated:
+                    repeated.append(entry)
+                continue
+            seen.add(entry)
+            if table is not None and entry not in table_abilities(table):
+                add(
+                    "gunfight.ability_not_on_table",
+                    f"{ABILITIES[entry]['name']} is not on the {table['name']} table that "
+                    f"{_a(CHARACTER_TYPES[m.character_type]['name'])} rolls on: fine if your "
+                    "scenario gives it, otherwise pick an ability from that table.",
+                )
+        for entry in repeated:
+            times = m.ability_entries.count(entry)
+            add(
+                "gunfight.duplicate_ability",
+                f"{ABILITIES[entry]['name']} is listed {times} times; a repeated ability is "
+                "re-rolled: keep it once and roll (or choose) another ability instead.",
+            )
+
+        if exp is not None:
+            wanted = exp["abilities"]
+            have = len(m.ability_entries)
+            if have != wanted:
+                fix = (
+                    f"add {_plural(wanted - have, 'more')}"
+                    if have < wanted
+                    else f"remove {have - wanted}"
+                )
+                add(
+                    "gunfight.ability_count",
+                    f"{_a(exp['name'], capital=True)} has "
+                    f"{_plural(wanted, 'special ability', 'special abilities')}; this "
+                    f"character has {have}: {fix}, or change the experience level.",
+                )
+
+        if m.source == "rolled":
+            problems = self._roll_problems(m)
+            if problems:
+                add(
+                    "gunfight.rolls_mismatch",
+                    f"Marked as rolled, but {'; '.join(problems)}: put back the rolled "
+                    'values, or set the source to "entered".',
+                )
+
+    def _roll_problems(self, m: MemberReport) -> list[str]:
+        parsed = _parse_rolls(m.rolls)
+        if parsed is None:
+            return ["a recorded roll is not one D6 or one D20 die"]
+        d6, d20 = parsed
+        problems: list[str] = []
+        if len(d6) != len(CHARACTERISTICS):
+            problems.append(
+                f"{_plural(len(d6), 'D6 roll')} recorded instead of "
+                f"{len(CHARACTERISTICS)} (one per characteristic)"
+            )
+        else:
+            for c, die in zip(CHARACTERISTICS, d6, strict=True):
+                if m.characteristics[c] != die + ROLL_ADD:
+                    problems.append(
+                        f"{LABELS[c]} is {_shown(m.characteristics[c])} where the D6 rolled "
+                        f"{die} ({die} + {ROLL_ADD} = {die + ROLL_ADD})"
+                    )
+        table = table_for(m.character_type)
+        exp = EXPERIENCE.get(m.experience)
+        if table is None or exp is None:
+            return problems
+        got: list[str] = []
+        used = 0
+        for die in d20:
+            if len(got) >= exp["abilities"]:
+                break
+            used += 1
+            if not 1 <= die <= 20:
+                return [*problems, f"a D20 roll of {die} is impossible"]
+            ability = table_result(table, die)
+            if ability not in got:
+                got.append(ability)
+        if used < len(d20) or got != m.ability_entries:
+            rolled = ", ".join(ABILITIES[a]["name"] for a in got) or "no ability"
+            problems.append(
+                f"the recorded D20 rolls ({', '.join(map(str, d20)) or 'none'}) on the "
+                f"{table['name']} table give {rolled}, not the abilities listed"
+            )
+        return problems
+
+    # ----------------------------------------------------------------- display
+
+    def _describe(self, m: MemberReport) -> None:
+        if m.figure == "character":
+            m.cost = 1 + (1 if m.sidekick else 0)
+            parts = ["Character", m.type_label or "no type", m.experience_label or "?"]
+            if m.sidekick:
+                parts.append("with Loyal Sidekick")
+            m.summary = " · ".join(parts)
+            m.stats = [(LABELS[c], str(m.final[c])) for c in CHARACTERISTICS]
+            m.stats += [("Move", f'{m.final["ag"]}"'), ("Actions", str(CHARACTER_ACTIONS))]
+            for c in CHARACTERISTICS:
+                if m.modified[c] != m.final[c]:
+                    m.notes.append(
+                        f"{LABELS[c]} {m.final[c]} ({m.modified[c]} before the "
+                        f"{CHAR_MIN}{DASH}{CHAR_MAX} limit)"
+                    )
+            for a in m.abilities:
+                ability = ABILITIES[a]
+                m.notes.append(f"{ability['name']}: {ability['text']}")
+            if m.sidekick:
+                m.notes.append(
+                    f"Loyal sidekick (1 more figure): {_profile(TROOPER_PROFILE)}, "
+                    f"{TROOPER_ACTIONS} actions, no abilities; never routs until "
+                    f"{m.name or 'this character'} routs."
+                )
+            if m.source == "rolled" and m.rolls:
+                m.notes.append(_rolled_note(m))
+        elif m.figure == "trooper":
+            m.cost = m.count
+            m.summary = "Trooper" + (f" {TIMES}{m.count}" if m.count != 1 else "")
+            if m.character_type in CHARACTER_TYPES:
+                m.summary += f" · {m.type_label}"
+            m.stats = [(LABELS[c], str(TROOPER_PROFILE[c])) for c in CHARACTERISTICS]
+            m.stats += [("Move", f'{TROOPER_PROFILE["ag"]}"'), ("Actions", str(TROOPER_ACTIONS))]
+            m.notes.append("No special abilities. Any hit but a miss routs it.")
+        elif m.figure == "rabble":
+            m.cost = m.count
+            m.summary = "Rabble" + (f" {TIMES}{m.count}" if m.count != 1 else "")
+            if m.character_type in CHARACTER_TYPES:
+                m.summary += f" · {m.type_label}"
+            m.stats = [("Move", f'{RABBLE_MOVE}"'), ("Actions", str(RABBLE_ACTIONS)), ("SK", DASH)]
+            m.notes.append(
+                "Moves after all characters; rolls 1D10 with no SK; doesn't track ammunition."
+            )
+        else:
+            m.cost = 0  # not a figure the book knows: it counts for nothing
+            m.summary = f"Unknown figure ({m.figure_raw or 'none'})"
+        for w in m.weapons:
+            m.notes.append(f"Weapon: {w.line}" + (" (not in the book)" if not w.known else ""))
+
+    def _gang(self, members: list[MemberReport]) -> dict[str, Any]:
+        characters = [m for m in members if m.figure == "character"]
+        by_experience = {e: sum(1 for m in characters if m.experience == e) for e in EXPERIENCE}
+        sidekicks = sum(1 for m in characters if m.sidekick)
+        troopers = sum(m.cost for m in members if m.figure == "trooper")
+        rabble = sum(m.cost for m in members if m.figure == "rabble")
+        total = sum(m.cost for m in members)
+        leaders = [m.key for m in characters if "leader" in m.abilities]
+        figures: list[dict[str, Any]] = []
+        for m in members:
+            figures.append(
+                {
+                    "member": m.key,
+                    "name": m.name,
+                    "figure": m.figure,
+                    "count": m.cost if m.figure != "character" else 1,
+                    "stats": m.stats,
+                }
+            )
+            if m.sidekick:
+                figures.append(
+                    {
+                        "member": m.key,
+                        "name": f"{m.name or 'Character'}'s sidekick",
+                        "figure": "sidekick",
+                        "count": 1,
+                        "stats": [(LABELS[c], str(TROOPER_PROFILE[c])) for c in CHARACTERISTICS]
+                        + [("Move", f'{TROOPER_PROFILE["ag"]}"'), ("Actions", "2")],
+                    }
+                )
+        facts = [("Characters", str(len(characters)))]
+        facts += [(EXPERIENCE[e]["name"] + "s", str(n)) for e, n in by_experience.items() if n]
+        if sidekicks:
+            facts.append(("Loyal sidekicks", str(sidekicks)))
+        facts += [("Troopers", str(troopers)), ("Rabble", str(rabble)), ("Figures", str(total))]
+        if leaders:
+            names = [m.name or m.key for m in characters if m.key in leaders]
+            facts.append(("Leaders (can rally)", ", ".join(names)))
+        return {
+            "characters": len(characters),
+            "by_experience": by_experience,
+            "sidekicks": sidekicks,
+            "troopers": troopers,
+            "rabble": rabble,
+            "figures": total,
+            "leaders": leaders,
+            "figure_list": figures,
+            "member_list": members,
+            "facts": facts,
+        }
+
+
+def _parse_rolls(rolls: list[Mapping[str, Any]]) -> tuple[list[int], list[int]] | None:
+    """The recorded D6 and D20 results in order, or None if a roll is not one such die."""
+    d6: list[int] = []
+    d20: list[int] = []
+    for r in rolls:
+        rolled = r.get("rolled")
+        value = _int(rolled[0]) if isinstance(rolled, list) and len(rolled) == 1 else None
+        kind = _str(r.get("dice")).upper()
+        if value is None or kind not in ("D6", "D20"):
+            return None
+        (d6 if kind == "D6" else d20).append(value)
+    return d6, d20
+
+
+def _rolled_note(m: MemberReport) -> str:
+    """The dice of a rolled character, for its card: 'Rolled: BD 3+4, ...; D20 7 Leader'."""
+    parsed = _parse_rolls(m.rolls)
+    if parsed is None:
+        return "Rolled (the recorded dice can't be read)."
+    d6, d20 = parsed
+    parts = [f"{LABELS[c]} {die}+{ROLL_ADD}" for c, die in zip(CHARACTERISTICS, d6, strict=False)]
+    table = table_for(m.character_type)
+    got: list[str] = []
+    for die in d20:
+        if table is None or not 1 <= die <= 20:
+            parts.append(f"D20 {die}")
+            continue
+        ability = table_result(table, die)
+        if ability in got:
+            parts.append(f"D20 {die} {ABILITIES[ability]['name']} (repeat, re-rolled)")
+        else:
+            got.append(ability)
+            parts.append(f"D20 {die} {ABILITIES[ability]['name']}")
+    return "Rolled: " + ", ".join(parts) + "."
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _bad_stat(value: Any) -> bool:
+    return value is not None and _int(value) is None
+
+
+def _profile(profile: Mapping[str, int]) -> str:
+    return ", ".join(f"{LABELS[c]} {profile[c]}" for c in CHARACTERISTICS)
+
+
+SYSTEM = Gunfight()

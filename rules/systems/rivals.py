@@ -1,0 +1,1022 @@
+"""Outlaws: Rivals - Gangs of the Old West (seed 003, with the Outlaws optional rules).
+
+A gang is 4 to 6 outlaws built from 30 Character Creation Points (CCP) in total; unused
+points are lost. One outlaw is the leader and the gang is named after him or her.
+
+A roster for this system has the common roster-file shape::
+
+    {
+        "format": "gangfight-roster", "version": 1, "system": "rivals",
+        "name": "Red Jack's Gang",
+        "limit": 30,                        # ignored: the budget is always 30 CCP
+        "gang": {},                         # nothing gang-level at creation
+        "members": [{"key": "1", "name": "Red Jack", "data": {...}}],
+    }
+
+and each member's ``data`` (the Wanted Poster) is::
+
+    {
+        "gender": "male",                   # male | female
+        "hand": "right",                    # left | right
+        "tiers": {                          # the tier chosen in each row, 0..3
+            "toughness": 1,                 #   (Toughness has tiers 0..2 only)
+            "handgun": 2, "rifle": 0, "shotgun": 0, "brawl": 1, "riding": 1,
+        },
+        "special_skill": {                  # or null: no special skill
+            "table": "A",                   # A (1 CCP) | B (2 CCP) | C (3 CCP)
+            "roll": 3,                      # the 1D6 rolled on that table, 1..6
+            "source": "rolled",             # "rolled" here (Dice) | "entered" by hand
+            "skill": "Fast",                # optional; must agree with table + roll
+        },
+        "pack": "A",                        # equipment pack A | B | C | D
+        "leader": true,                     # optional, default false: exactly one leader
+        "drunk": false,                     # optional rule Drunk (a status on the card)
+        "tuwa": false,                      # optional rule The Tuwa (Brave skill)
+    }
+
+An outlaw's cost is the sum of its tier costs plus its special-skill table's cost; the
+gang's total is the sum of its outlaws' costs. The special skill is always derived from
+the table and the roll; a recorded ``skill`` name is only checked against them.
+
+Campaign helpers (plain functions, used by the campaign): :func:`notoriety`,
+:func:`reputation_for_wound`, :func:`reputation_for_kill`, :func:`reputation_for_win`,
+:data:`LEAVING_THE_BOARD`, :data:`DECLINING_A_SHOWDOWN`, :func:`ccp_earned`,
+:func:`roll_encounter_location` and :func:`roll_death` (both through an injected
+:class:`rules.dice.Dice`), :func:`roll_special_skill` and :func:`suggested_gang_name`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rules.base import Finding, Report, RuleDoc, Severity
+from rules.dice import Dice
+
+ERROR = Severity.ERROR
+WARNING = Severity.WARNING
+
+SEED = "003_c03a98c2ce9ed0ff.txt"
+CONTENT: dict[str, Any] = json.loads(
+    (Path(__file__).parent.parent / "data" / "rivals.json").read_text("utf-8")
+)
+
+CCP_BUDGET: int = CONTENT["ccp"]
+MIN_OUTLAWS: int = CONTENT["min_outlaws"]
+MAX_OUTLAWS: int = CONTENT["max_outlaws"]
+GENDERS: dict[str, str] = CONTENT["genders"]
+HANDS: dict[str, str] = CONTENT["hands"]
+SOURCES = ("rolled", "entered")
+
+
+@dataclass(frozen=True)
+class Tier:
+    row: str
+    tier: int
+    name: str
+    cost: int
+    bonus: int | None = None  # the weapon/skill rows
+    actions: int | None = None  # Toughness
+
+    @property
+    def value(self) -> str:
+        """The stat as printed: starting actions for Toughness, else the bonus."""
+        return str(self.actions) if self.actions is not None else f"+{self.bonus}"
+
+
+@dataclass(frozen=True)
+class Row:
+    id: str
+    label: str
+    tiers: tuple[Tier, ...]
+
+    def get(self, tier: int | None) -> Tier | None:
+        return next((t for t in self.tiers if t.tier == tier), None)
+
+    @property
+    def choices(self) -> str:
+        return ", ".join(f"{t.tier} {t.name} ({t.cost} CCP)" for t in self.tiers)
+
+
+ROWS: dict[str, Row] = {
+    r["id"]: Row(
+        r["id"],
+        r["label"],
+        tuple(
+            Tier(r["id"], t["tier"], t["name"], t["cost"], t.get("bonus"), t.get("actions"))
+            for t in r["tiers"]
+        ),
+    )
+    for r in CONTENT["rows"]
+}
+
+
+@dataclass(frozen=True)
+class SkillResult:
+    table: str
+    rolls: tuple[int, ...]
+    name: str
+    effect: str
+    aliases: tuple[str, ...] = ()
+
+    def matches(self, name: str) -> bool:
+        wanted = _norm(name)
+        return any(_norm(n) == wanted for n in (self.name, *self.aliases))
+
+
+@dataclass(frozen=True)
+class SkillTable:
+    id: str
+    label: str
+    cost: int
+    results: tuple[SkillResult, ...]
+
+    def result(self, roll: int) -> SkillResult | None:
+        return next((r for r in self.results if roll in r.rolls), None)
+
+
+SKILL_TABLES: dict[str, SkillTable] = {
+    tid: SkillTable(
+        tid,
+        t["label"],
+        t["cost"],
+        tuple(
+            SkillResult(tid, tuple(r["rolls"]), r["name"], r["effect"], tuple(r.get("aliases", ())))
+            for r in t["results"]
+        ),
+    )
+    for tid, t in CONTENT["special_skill_tables"].items()
+}
+PACKS: dict[str, dict[str, Any]] = CONTENT["equipment_packs"]
+NOTORIETY: list[dict[str, Any]] = CONTENT["notoriety"]
+REPUTATION_PER_CCP: int = CONTENT["advancement"]["reputation_per_ccp"]
+_EVENTS = {e["id"]: e for e in CONTENT["reputation_events"]}
+LEAVING_THE_BOARD: int = _EVENTS["leave_board"]["value"]
+DECLINING_A_SHOWDOWN: int = _EVENTS["decline_showdown"]["value"]
+WIN_PER_OUTLAW: int = _EVENTS["win"]["value"]
+
+_TABLE_LIST = ", ".join(f"{t.id} ({t.cost} CCP)" for t in SKILL_TABLES.values())
+_PACK_LIST = ", ".join(PACKS)
+
+_SRC = "seed 003, Rivals: Gangs of the Old West"
+RULES: tuple[RuleDoc, ...] = (
+    RuleDoc(
+        "rivals.too_few_outlaws",
+        ERROR,
+        f"A gang has at least {MIN_OUTLAWS} outlaws.",
+        f"{_SRC} (The Outlaw Gang; Character Creation)",
+    ),
+    RuleDoc(
+        "rivals.too_many_outlaws",
+        ERROR,
+        f"A gang has at most {MAX_OUTLAWS} outlaws.",
+        f"{_SRC} (The Outlaw Gang; Character Creation)",
+    ),
+    RuleDoc(
+        "rivals.ccp_over_budget",
+        ERROR,
+        f"The outlaws' costs add up to at most {CCP_BUDGET} Character Creation Points.",
+        f"{_SRC} (Character Creation)",
+    ),
+    RuleDoc(
+        "rivals.ccp_unspent",
+        WARNING,
+        f"CCP left from the {CCP_BUDGET} after the outlaws are created are lost.",
+        f"{_SRC} (Character Creation: unused points are discarded)",
+    ),
+    RuleDoc(
+        "rivals.no_leader",
+        ERROR,
+        'One outlaw is the gang leader (member flag "leader": true).',
+        f"{_SRC} (The Outlaw Gang)",
+    ),
+    RuleDoc(
+        "rivals.too_many_leaders",
+        ERROR,
+        "A gang has exactly one leader; each extra leader is flagged.",
+        f"{_SRC} (The Outlaw Gang)",
+    ),
+    RuleDoc(
+        "rivals.gang_not_named_after_leader",
+        WARNING,
+        'The gang is named after its leader ("Red Jack\'s Gang", "James\' Gang").',
+        f"{_SRC} (The Outlaw Gang)",
+        decision="The book states it as a rule but it has no effect on play, so it is a "
+        "warning; the name counts as the leader's when it contains one of the words of the "
+        "leader's name (ignoring case, 'the', 'of' and a possessive 's).",
+    ),
+    RuleDoc(
+        "rivals.outlaw_unnamed",
+        WARNING,
+        "Every outlaw has a name (it goes on the Wanted Poster).",
+        f"{_SRC} (Character Creation: the Wanted Poster)",
+    ),
+    RuleDoc(
+        "rivals.no_gender",
+        ERROR,
+        "Every outlaw's gender is recorded (male or female).",
+        f"{_SRC} (Gender and Handedness)",
+    ),
+    RuleDoc(
+        "rivals.unknown_gender",
+        ERROR,
+        "An outlaw's gender is male or female, as the book offers.",
+        f"{_SRC} (Gender and Handedness)",
+    ),
+    RuleDoc(
+        "rivals.no_hand",
+        ERROR,
+        "Every outlaw's handedness is recorded (left or right).",
+        f"{_SRC} (Gender and Handedness)",
+    ),
+    RuleDoc(
+        "rivals.unknown_hand",
+        ERROR,
+        "An outlaw is left- or right-handed.",
+        f"{_SRC} (Gender and Handedness)",
+    ),
+    RuleDoc(
+        "rivals.tier_missing",
+        ERROR,
+        "Every outlaw picks one tier in each of the six rows (Toughness, Handgun, Rifle, "
+        "Shotgun, Brawl, Riding).",
+        f"{_SRC} (Steps 1-6)",
+    ),
+    RuleDoc(
+        "rivals.unknown_tier",
+        ERROR,
+        "A tier is one the row offers: 0-2 for Toughness, 0-3 for the other rows.",
+        f"{_SRC} (Steps 1-6)",
+    ),
+    RuleDoc(
+        "rivals.unknown_skill_table",
+        ERROR,
+        f"A special skill is rolled on one table: {_TABLE_LIST}.",
+        f"{_SRC} (Step 7. Special Skill)",
+        decision='The seed heads the 3 CCP table "Table A"; it is Table C (RULES.md).',
+    ),
+    RuleDoc(
+        "rivals.skill_roll_out_of_range",
+        ERROR,
+        "The special-skill roll is a 1D6 result, 1 to 6.",
+        f"{_SRC} (Step 7. Special Skill)",
+    ),
+    RuleDoc(
+        "rivals.skill_name_mismatch",
+        ERROR,
+        "A recorded special-skill name is the one the table and the roll give.",
+        f"{_SRC} (Step 7. Special Skill)",
+    ),
+    RuleDoc(
+        "rivals.unknown_skill_source",
+        ERROR,
+        'A special-skill roll says where it came from: "rolled" here or "entered" by hand.',
+        f"{_SRC} (Step 7: the skill is determined by rolling)",
+    ),
+    RuleDoc(
+        "rivals.no_pack",
+        ERROR,
+        f"Every outlaw chooses one equipment pack ({_PACK_LIST}).",
+        f"{_SRC} (Step 8. Weapons, Ammo & Cash)",
+    ),
+    RuleDoc(
+        "rivals.unknown_pack",
+        ERROR,
+        f"An equipment pack is one of {_PACK_LIST}.",
+        f"{_SRC} (Step 8. Weapons, Ammo & Cash)",
+    ),
+    RuleDoc(
+        "rivals.optional_rule",
+        WARNING,
+        "An outlaw marked Drunk or Tuwa uses an optional rule: agree it with your opponent.",
+        "seed 003, Optional Rules (Drunk; The Tuwa)",
+    ),
+)
+RULE_CODES = frozenset(r.code for r in RULES)
+_SEVERITY = {r.code: r.severity for r in RULES}
+
+MEMBER_SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "Rivals outlaw (a member's data: the Wanted Poster)",
+    "type": "object",
+    "required": ["gender", "hand", "tiers", "special_skill", "pack"],
+    "additionalProperties": False,
+    "properties": {
+        "gender": {"type": "string", "description": 'male | female ("" not chosen yet)'},
+        "hand": {"type": "string", "description": 'left | right ("" not chosen yet)'},
+        "tiers": {
+            "type": "object",
+            "description": "the tier picked in each row: 0..2 for toughness, 0..3 otherwise",
+            "required": list(ROWS),
+            "additionalProperties": False,
+            "properties": {row: {"type": "integer"} for row in ROWS},
+        },
+        "special_skill": {
+            "oneOf": [{"type": "null"}, {"$ref": "#/$defs/special_skill"}],
+        },
+        "pack": {"type": "string", "description": "equipment pack A | B | C | D"},
+        "leader": {"type": "boolean", "description": "the gang's leader (exactly one)"},
+        "drunk": {"type": "boolean", "description": "optional rule: Drunk status"},
+        "tuwa": {"type": "boolean", "description": "optional rule: a Tuwa with the Brave skill"},
+    },
+    "$defs": {
+        "special_skill": {
+            "type": "object",
+            "required": ["table", "roll", "source"],
+            "additionalProperties": False,
+            "properties": {
+                "table": {"type": "string", "description": "A (1 CCP) | B (2 CCP) | C (3 CCP)"},
+                "roll": {"type": "integer", "description": "the 1D6 result, 1..6"},
+                "source": {"type": "string", "description": "rolled | entered"},
+                "skill": {"type": "string", "description": "the skill's name (optional)"},
+            },
+        }
+    },
+}
+GANG_SCHEMA: dict[str, Any] = {"type": "object", "additionalProperties": False}
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.replace("\u2019", "'").lower().split())
+
+
+def _str(value: Any) -> str:
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _int(value: Any) -> int | None:
+    """An integer read from an int, an integral float or a string of digits; else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str):
+        try:
+            return int(value.strip())
+        except ValueError:
+            return None
+    return None
+
+
+def _shown(value: Any) -> str:
+    try:
+        text = value if isinstance(value, str) else json.dumps(value, default=str)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return f"'{text[:40]}'"
+
+
+def _plural(n: int, word: str, plural: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (plural or word + 's')}"
+
+
+def _choice_id(value: Any, prefix: str) -> str:
+    """'A', 'a', 'Table A', 'Pack a' -> 'A'."""
+    text = _str(value).upper()
+    if text.startswith(prefix):
+        text = text[len(prefix) :].strip()
+    return text
+
+
+_STOP_WORDS = frozenset({"the", "a", "an", "of", "and", "gang"})
+
+
+def _name_words(text: str) -> set[str]:
+    words = re.findall(r"[^\W_]+(?:'[^\W_]+)*", text.replace("\u2019", "'").lower())
+    return {w.removesuffix("'s") for w in words} - _STOP_WORDS
+
+
+def suggested_gang_name(leader_name: str) -> str:
+    """The gang named after its leader: "Red Jack" -> "Red Jack's Gang", "James" -> "James'
+    Gang" (the book's two examples)."""
+    name = " ".join(_str(leader_name).split())
+    if not name:
+        return ""
+    return f"{name}' Gang" if name.endswith(("s", "S")) else f"{name}'s Gang"
+
+
+def names_leader(gang_name: str, leader_name: str) -> bool:
+    """Whether a gang's name is after its leader: it shares a word of the leader's name."""
+    leader_words = _name_words(leader_name)
+    return bool(leader_words & _name_words(gang_name))
+
+
+def skill_for(table: str, roll: int) -> SkillResult | None:
+    """The special skill a roll gives on a table (None for an unknown table or roll)."""
+    t = SKILL_TABLES.get(_choice_id(table, "TABLE"))
+    return t.result(roll) if t else None
+
+
+def roll_special_skill(dice: Dice, table: str) -> dict[str, Any]:
+    """Roll 1D6 on a special-skill table: the member's ``special_skill`` record."""
+    table_id = _choice_id(table, "TABLE")
+    t = SKILL_TABLES.get(table_id)
+    if t is None:
+        raise ValueError(f"unknown special-skill table {table!r}; one of {', '.join(SKILL_TABLES)}")
+    roll = dice.d6(f"Special skill: {t.label} ({t.cost} CCP)")
+    result = t.result(roll)
+    assert result is not None  # every table covers 1..6
+    return {"table": table_id, "roll": roll, "source": "rolled", "skill": result.name}
+
+
+# --------------------------------------------------------------------------- campaign
+
+
+def _whole(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{what} must be a whole number, not {value!r}")
+    return value
+
+
+def notoriety(reputation: int) -> tuple[str, int]:
+    """(title, notoriety bonus) for a reputation total; below 0 counts as Loafer."""
+    reputation = _whole(reputation, "reputation")
+    for level in NOTORIETY:
+        if level["max"] is None or reputation <= level["max"]:
+            return level["title"], level["bonus"]
+    raise AssertionError("the notoriety table ends open")  # pragma: no cover
+
+
+def reputation_for_wound(actions_lost: int) -> int:
+    """Wounding an outlaw of another gang: the number of actions the wound costs."""
+    actions_lost = _whole(actions_lost, "actions lost")
+    if actions_lost < 0:
+        raise ValueError("a wound can't give actions back")
+    return actions_lost
+
+
+def reputation_for_kill(
+    wounds_lost: int, notoriety_bonus: int | None = None, *, victim_reputation: int | None = None
+) -> int:
+    """Killing an outlaw of another gang: wounds lost from the killing wound + the victim's
+    notoriety bonus (give the bonus, or the victim's reputation to look it up).
+
+    Book example: James, a Drifter (+2) with Regular toughness (4 actions):
+    ``reputation_for_kill(4, 2) == reputation_for_kill(4, victim_reputation=7) == 6``.
+    """
+    wounds_lost = _whole(wounds_lost, "wounds lost")
+    if wounds_lost < 0:
+        raise ValueError("a wound can't give actions back")
+    if (notoriety_bonus is None) == (victim_reputation is None):
+        raise ValueError("give the victim's notoriety bonus or the victim's reputation")
+    if notoriety_bonus is None:
+        notoriety_bonus = notoriety(_whole(victim_reputation, "victim's reputation"))[1]
+    return wounds_lost + _whole(notoriety_bonus, "notoriety bonus")
+
+
+def reputation_for_win(outlaws: int = 1) -> int:
+    """Winning the encounter: +2 for each outlaw of the winning gang (the gang's total)."""
+    outlaws = _whole(outlaws, "outlaws")
+    if outlaws < 0:
+        raise ValueError("a gang can't have fewer than 0 outlaws")
+    return WIN_PER_OUTLAW * outlaws
+
+
+def ccp_earned(previous_best: int, new_total: int) -> int:
+    """CCP an outlaw gains when its reputation goes from its best so far to ``new_total``.
+
+    Every 5 reputation gives 1 CCP. Penalties lower the total but never take CCP back,
+    and a threshold passed once never grants again: only thresholds above
+    ``previous_best`` (the highest total the outlaw has reached) count.
+    """
+    best = max(0, _whole(previous_best, "previous best"))
+    new = _whole(new_total, "new total")
+    if new <= best:
+        return 0
+    return new // REPUTATION_PER_CCP - best // REPUTATION_PER_CCP
+
+
+def _lookup(table: list[dict[str, Any]], roll: int, what: str) -> dict[str, Any]:
+    roll = _whole(roll, what)
+    for entry in table:
+        if roll in entry["rolls"]:
+            return {"roll": roll, **{k: v for k, v in entry.items() if k != "rolls"}}
+    raise ValueError(f"{what} {roll} is not a 1D6 result (1 to 6)")
+
+
+def encounter_location(roll: int) -> dict[str, Any]:
+    """Where an encounter takes place for a 1D6 roll: 1-3 centre of town, 4-5 edge of town,
+    6 Homestead. Keys: roll, id, name, text."""
+    return _lookup(CONTENT["encounter_locations"], roll, "location roll")
+
+
+def roll_encounter_location(dice: Dice) -> dict[str, Any]:
+    return encounter_location(dice.d6("Rivals: encounter location"))
+
+
+def death_result(roll: int) -> dict[str, Any]:
+    """After the encounter, for an outlaw who ended it dead: 1-3 Dead, 4-5 Badly wounded,
+    6 Playing dead. Keys: roll, id, name, text, removed, earns_reputation."""
+    return _lookup(CONTENT["death_table"], roll, "death roll")
+
+
+def roll_death(dice: Dice, outlaw: str = "") -> dict[str, Any]:
+    who = f" for {outlaw}" if outlaw else ""
+    return death_result(dice.d6(f"Rivals: death roll{who}"))
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass
+class MemberReport:
+    key: str
+    name: str
+    position: int
+    gender: str = ""
+    hand: str = ""
+    leader: bool = False
+    tiers: dict[str, Tier | None] = field(default_factory=dict)
+    tier_values: dict[str, Any] = field(default_factory=dict)  # as given, for messages
+    special_skill: dict[str, Any] | None = None
+    skill_cost: int = 0
+    pack_id: str = ""
+    pack: dict[str, Any] | None = None
+    drunk: bool = False
+    tuwa: bool = False
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def display_name(self) -> str:
+        return self.name or f"Outlaw {self.key}"
+
+    @property
+    def tier_cost(self) -> int:
+        return sum(t.cost for t in self.tiers.values() if t is not None)
+
+    @property
+    def cost(self) -> int:
+        """CCP: every tier's cost plus the special-skill table's cost."""
+        return self.tier_cost + self.skill_cost
+
+    @property
+    def actions(self) -> int | None:
+        t = self.tiers.get("toughness")
+        return t.actions if t else None
+
+    @property
+    def bonuses(self) -> dict[str, int | None]:
+        """Each weapon/skill row's bonus (None where the tier is missing or unknown)."""
+        return {
+            row: (t.bonus if t else None) for row, t in self.tiers.items() if row != "toughness"
+        }
+
+    @property
+    def cash(self) -> int:
+        return self.pack["cash"] if self.pack else 0
+
+    @property
+    def equipment(self) -> list[str]:
+        if not self.pack:
+            return []
+        return [_item(c) for c in self.pack["contents"]]
+
+    @property
+    def has_errors(self) -> bool:
+        return any(f.is_error for f in self.findings)
+
+    @property
+    def summary(self) -> str:
+        parts = ["Leader"] if self.leader else []
+        parts.append(GENDERS.get(self.gender, "Gender?"))
+        parts.append(HANDS.get(self.hand, "Hand?"))
+        if self.tuwa:
+            parts.append("Tuwa")
+        parts.append(f"{self.cost} CCP")
+        return " · ".join(parts)
+
+    @property
+    def stats(self) -> list[tuple[str, str]]:
+        return [
+            ("Actions" if row == "toughness" else ROWS[row].label, t.value if t else "?")
+            for row, t in self.tiers.items()
+        ]
+
+    @property
+    def notes(self) -> list[str]:
+        notes = []
+        names = []
+        for row, t in self.tiers.items():
+            label = ROWS[row].label
+            names.append(f"{label} {t.name} ({t.cost} CCP)" if t else f"{label} ?")
+        notes.append("Tiers: " + "; ".join(names))
+        skill = self.special_skill
+        if skill and skill.get("name"):
+            how = (
+                f"rolled {skill['roll']}"
+                if skill["source"] == "rolled"
+                else f"roll {skill['roll']} entered by hand, not rolled here"
+            )
+            notes.append(
+                f"Special skill {skill['name']} (Table {skill['table']}, {skill['cost']} CCP, "
+                f"{how}): {skill['effect']}"
+            )
+        if self.pack:
+            notes.append(
+                f"{self.pack['label']}: {', '.join(self.equipment)}; cash ${self.pack['cash']}"
+            )
+        if self.drunk:
+            notes.append(f"Drunk: {CONTENT['drunk']['text']}")
+        if self.tuwa:
+            tuwa = CONTENT["tuwa"]
+            abilities = " ".join(f"{a['name']}: {a['text']}" for a in tuwa["brave"]["abilities"])
+            notes.append(f"Brave (Tuwa): {abilities}")
+            weapons = ", ".join(w["name"] for w in tuwa["weapons"])
+            notes.append(
+                f"Tuwa weapons: {weapons}; the Tuwa favour the {tuwa['favoured']['name']}."
+            )
+        return notes
+
+
+# --------------------------------------------------------------------------- evaluation
+
+
+class Rivals:
+    id = "rivals"
+    name = "Outlaws: Rivals \u2013 Gangs of the Old West"
+    short_name = "Outlaws: Rivals"
+    total_label = "CCP"
+    seed = SEED
+    rules = RULES
+    content = CONTENT
+    rows = ROWS
+    skill_tables = SKILL_TABLES
+    packs = PACKS
+    limit_presets = (CCP_BUDGET,)
+    default_limit = CCP_BUDGET
+    member_schema = MEMBER_SCHEMA
+    gang_schema = GANG_SCHEMA
+    decisions = (
+        f"The budget is always {CCP_BUDGET} CCP, whatever limit a roster file gives: the "
+        "book builds every gang from 30 points.",
+        "Notoriety: the book's ranges overlap; 0-5 Loafer (+1), 6-10 Drifter (+2), 11-15 "
+        "Small time crook (+3), 16-20 Outlaw (+4), 21-30 Wanted (+5), 31+ Most wanted (+6) "
+        "(RULES.md). A total below 0 counts as Loafer.",
+        "Advancement: every 5 reputation gives 1 CCP; penalties lower the reputation total "
+        "but never take CCP back, and a threshold passed once does not grant a CCP again "
+        "(RULES.md).",
+        "The special skill is derived from its table and its 1D6 roll; a roll entered by "
+        "hand (a die rolled at the table) is accepted and marked as entered on the poster.",
+        "A special-skill table chosen with a bad roll still costs its CCP: the table is "
+        "paid before rolling.",
+        "Drunk and Tuwa (Brave) are optional statuses from the Outlaws optional rules; they "
+        "cost no CCP and are printed on the poster with their rules text.",
+    )
+
+    # ----------------------------------------------------------------- public helpers
+
+    def new_member(
+        self, *, leader: bool = False, gender: str = "male", hand: str = "right", pack: str = "A"
+    ) -> dict[str, Any]:
+        """A fresh outlaw: tier 0 everywhere (0 CCP), no special skill, a pack."""
+        return {
+            "gender": gender,
+            "hand": hand,
+            "tiers": dict.fromkeys(ROWS, 0),
+            "special_skill": None,
+            "pack": pack,
+            "leader": leader,
+        }
+
+    @staticmethod
+    def suggested_gang_name(leader_name: str) -> str:
+        return suggested_gang_name(leader_name)
+
+    @staticmethod
+    def roll_special_skill(dice: Dice, table: str) -> dict[str, Any]:
+        return roll_special_skill(dice, table)
+
+    # ----------------------------------------------------------------- evaluate
+
+    def evaluate(self, roster: Mapping[str, Any]) -> Report:
+        roster = roster if isinstance(roster, Mapping) else {}
+        raw_members = roster.get("members")
+        if not isinstance(raw_members, list):
+            raw_members = []
+
+        members: list[MemberReport] = []
+        keys: set[str] = set()
+        for position, raw in enumerate(raw_members, start=1):
+            raw = raw if isinstance(raw, Mapping) else {}
+            raw_key = raw.get("key")
+            key = _str(str(raw_key)) if isinstance(raw_key, str | int) else ""
+            if not key or key in keys:
+                key = f"#{position}"
+            keys.add(key)
+            members.append(self._member(key, position, raw))
+
+        gang_name = _str(roster.get("name"))
+        gang_findings = self._check_gang(members, gang_name)
+        findings = gang_findings + [f for m in members for f in m.findings]
+
+        spent = sum(m.cost for m in members)
+        leaders = [m for m in members if m.leader]
+        leader = leaders[0] if leaders else None
+        left = max(0, CCP_BUDGET - spent)
+        suggested = suggested_gang_name(leader.name) if leader else ""
+        return Report(
+            system=self.id,
+            total_label=self.total_label,
+            total=spent,
+            limit=CCP_BUDGET,
+            findings=findings,
+            members={m.key: m for m in members},
+            gang={
+                "outlaws": len(members),
+                "ccp_budget": CCP_BUDGET,
+                "ccp_spent": spent,
+                "ccp_left": left,
+                "ccp_lost": left,
+                "ccp_over": max(0, spent - CCP_BUDGET),
+                "leader": leader.key if leader else None,
+                "leader_name": leader.name if leader else "",
+                "suggested_name": suggested,
+                "cash": sum(m.cash for m in members),
+                "member_list": members,
+                "facts": [
+                    ("Outlaws", f"{len(members)} ({MIN_OUTLAWS} to {MAX_OUTLAWS})"),
+                    ("CCP spent", f"{spent} of {CCP_BUDGET}"),
+                    ("CCP left (lost)", str(left)),
+                    ("Leader", (leader.display_name if leader else "none")),
+                    ("Suggested name", suggested or "(choose a named leader)"),
+                    ("Cash", f"${sum(m.cash for m in members)}"),
+                ],
+            },
+        )
+
+    # ----------------------------------------------------------------- one outlaw
+
+    def _member(self, key: str, position: int, raw: Mapping[str, Any]) -> MemberReport:
+        data = raw.get("data")
+        data = data if isinstance(data, Mapping) else {}
+        m = MemberReport(key=key, name=_str(raw.get("name")), position=position)
+
+        def add(code: str, message: str) -> None:
+            m.findings.append(Finding(code, _SEVERITY[code], message, member=key))
+
+        who = m.display_name
+        if not m.name:
+            add(
+                "rivals.outlaw_unnamed",
+                f"Outlaw {key} has no name: give them one for the Wanted Poster.",
+            )
+
+        # Gender and handedness
+        raw_gender = data.get("gender")
+        gender = _str(raw_gender).lower()
+        if gender in GENDERS:
+            m.gender = gender
+        elif raw_gender is None or (gender == "" and isinstance(raw_gender, str)):
+            add("rivals.no_gender", f"{who} has no gender: choose male or female.")
+        else:
+            add(
+                "rivals.unknown_gender",
+                f"{_shown(raw_gender)} is not a gender the book offers: choose male or female.",
+            )
+        raw_hand = data.get("hand")
+        hand = _str(raw_hand).lower()
+        if hand in HANDS:
+            m.hand = hand
+        elif raw_hand is None or (hand == "" and isinstance(raw_hand, str)):
+            add("rivals.no_hand", f"{who} has no handedness: choose left or right.")
+        else:
+            add(
+                "rivals.unknown_hand",
+                f"{_shown(raw_hand)} is not a handedness: choose left or right.",
+            )
+
+        # Steps 1-6: one tier per row
+        tiers = data.get("tiers")
+        tiers = tiers if isinstance(tiers, Mapping) else {}
+        for row in ROWS.values():
+            value = tiers.get(row.id)
+            m.tier_values[row.id] = value
+            tier = row.get(_int(value))
+            m.tiers[row.id] = tier
+            if tier is not None:
+                continue
+            if value is None:
+                add(
+                    "rivals.tier_missing",
+                    f"{who} has no {row.label} tier: pick one of {row.choices}.",
+                )
+            else:
+                add(
+                    "rivals.unknown_tier",
+                    f"{_shown(value)} is not a {row.label} tier: pick one of {row.choices}.",
+                )
+
+        # Step 7: special skill
+        self._special_skill(m, data.get("special_skill"), add)
+
+        # Step 8: equipment pack
+        raw_pack = data.get("pack")
+        pack_id = _choice_id(raw_pack, "PACK")
+        if pack_id in PACKS:
+            m.pack_id = pack_id
+            m.pack = PACKS[pack_id]
+        elif raw_pack is None or (pack_id == "" and isinstance(raw_pack, str)):
+            add(
+                "rivals.no_pack",
+                f"{who} has no equipment pack: choose one of {_pack_menu()} (packs are free).",
+            )
+        else:
+            add(
+                "rivals.unknown_pack",
+                f"{_shown(raw_pack)} is not an equipment pack: choose one of {_pack_menu()}.",
+            )
+
+        m.leader = data.get("leader") is True
+        m.drunk = data.get("drunk") is True
+        m.tuwa = data.get("tuwa") is True
+        used = [n for n, on in (("Drunk", m.drunk), ("Tuwa (Brave)", m.tuwa)) if on]
+        if used:
+            add(
+                "rivals.optional_rule",
+                f"{who} uses the optional rule{'s' if len(used) > 1 else ''} "
+                f"{' and '.join(used)} (Outlaws optional rules, not Rivals): agree "
+                f"{'them' if len(used) > 1 else 'it'} with your opponent, or clear "
+                f"{'them' if len(used) > 1 else 'it'}.",
+            )
+        return m
+
+    def _special_skill(self, m: MemberReport, raw: Any, add) -> None:
+        who = m.display_name
+        if raw is None:
+            return
+        if not isinstance(raw, Mapping):
+            add(
+                "rivals.unknown_skill_table",
+                f"{who}'s special skill {_shown(raw)} is not a table and a roll: record the "
+                f"table ({_TABLE_LIST}) and the 1D6 rolled on it, or remove the special skill.",
+            )
+            return
+        raw_table = raw.get("table")
+        table = SKILL_TABLES.get(_choice_id(raw_table, "TABLE"))
+        if table is None:
+            add(
+                "rivals.unknown_skill_table",
+                f"{_shown(raw_table)} is not a special-skill table: choose {_TABLE_LIST}, "
+                "or remove the special skill.",
+            )
+            return
+        m.skill_cost = table.cost
+        raw_source = raw.get("source")
+        source = _str(raw_source).lower()
+        if source not in SOURCES:
+            add(
+                "rivals.unknown_skill_source",
+                f"{who}'s special-skill roll has source {_shown(raw_source)}: set it to "
+                "'rolled' (rolled here) or 'entered' (a die rolled at the table).",
+            )
+            source = "entered"
+        raw_roll = raw.get("roll")
+        roll = _int(raw_roll)
+        result = table.result(roll) if roll is not None else None
+        if result is None:
+            add(
+                "rivals.skill_roll_out_of_range",
+                f"{who}'s {table.label} roll {_shown(raw_roll)} is not a 1D6 result: "
+                "enter the 1 to 6 rolled, or roll again.",
+            )
+            m.special_skill = {"table": table.id, "roll": raw_roll, "cost": table.cost}
+            return
+        recorded = raw.get("skill")
+        if isinstance(recorded, str) and not recorded.strip():
+            recorded = None  # no name recorded: nothing to check
+        if recorded is not None and not (isinstance(recorded, str) and result.matches(recorded)):
+            add(
+                "rivals.skill_name_mismatch",
+                f"A roll of {roll} on {table.label} gives {result.name}, not "
+                f"{_shown(recorded)}: correct the skill to {result.name}, or correct the "
+                "table or the roll.",
+            )
+        m.special_skill = {
+            "table": table.id,
+            "roll": roll,
+            "source": source,
+            "cost": table.cost,
+            "name": result.name,
+            "effect": result.effect,
+        }
+
+    # ----------------------------------------------------------------- the gang
+
+    def _check_gang(self, members: list[MemberReport], gang_name: str) -> list[Finding]:
+        found: list[Finding] = []
+
+        def add(code: str, message: str) -> None:
+            found.append(Finding(code, _SEVERITY[code], message))
+
+        count = len(members)
+        if count < MIN_OUTLAWS:
+            add(
+                "rivals.too_few_outlaws",
+                f"The gang has {_plural(count, 'outlaw')}; a gang has {MIN_OUTLAWS} to "
+                f"{MAX_OUTLAWS}: create {MIN_OUTLAWS - count} more.",
+            )
+        elif count > MAX_OUTLAWS:
+            add(
+                "rivals.too_many_outlaws",
+                f"The gang has {count} outlaws; a gang has {MIN_OUTLAWS} to {MAX_OUTLAWS}: "
+                f"remove {count - MAX_OUTLAWS}.",
+            )
+
+        spent = sum(m.cost for m in members)
+        if spent > CCP_BUDGET:
+            over = spent - CCP_BUDGET
+            add(
+                "rivals.ccp_over_budget",
+                f"The outlaws cost {spent} CCP but a gang has {CCP_BUDGET}: take {over} CCP "
+                "off (lower a tier or drop a special skill).",
+            )
+        elif spent < CCP_BUDGET and members:
+            left = CCP_BUDGET - spent
+            add("rivals.ccp_unspent", _unspent_message(members, left))
+
+        leaders = [m for m in members if m.leader]
+        if not leaders:
+            add(
+                "rivals.no_leader",
+                "No outlaw is the gang leader: mark one as the leader (the gang is named "
+                "after them).",
+            )
+        for extra in leaders[1:]:
+            extra.findings.insert(
+                0,
+                Finding(
+                    "rivals.too_many_leaders",
+                    ERROR,
+                    f"{extra.display_name} is a second leader (the leader is "
+                    f"{leaders[0].display_name}) and a gang has exactly one: unmark this "
+                    "outlaw as leader.",
+                    member=extra.key,
+                ),
+            )
+        if leaders and leaders[0].name and not names_leader(gang_name, leaders[0].name):
+            suggested = suggested_gang_name(leaders[0].name)
+            if gang_name:
+                message = (
+                    f"The gang's name '{gang_name}' does not name its leader "
+                    f"{leaders[0].name}: a gang is named after its leader, e.g. '{suggested}'."
+                )
+            else:
+                message = f"The gang has no name: name it after its leader, e.g. '{suggested}'."
+            add("rivals.gang_not_named_after_leader", message)
+        return found
+
+
+def _item(content: Mapping[str, Any]) -> str:
+    n = content["quantity"]
+    return f"{n}\u00d7 {content['item']}" if n > 1 else content["item"]
+
+
+def _pack_menu() -> str:
+    return "; ".join(
+        f"{pid} ({', '.join(_item(c) for c in p['contents'])}, ${p['cash']})"
+        for pid, p in PACKS.items()
+    )
+
+
+def _unspent_message(members: list[MemberReport], left: int) -> str:
+    """How many CCP will be lost, and where they could go."""
+    options: list[str] = []
+    for m in members:
+        if m.special_skill is None and m.skill_cost == 0:
+            affordable = [t for t in SKILL_TABLES.values() if t.cost <= left]
+            if affordable:
+                best = max(affordable, key=lambda t: t.cost)
+                options.append(
+                    f"a {best.label} special skill for {m.display_name} ({best.cost} CCP)"
+                )
+                break
+    for m in members:
+        upgrades = []
+        for row in ROWS.values():
+            tier = m.tiers.get(row.id)
+            nxt = row.get(tier.tier + 1) if tier else None
+            if tier and nxt and nxt.cost - tier.cost <= left:
+                upgrades.append((nxt.cost - tier.cost, row, tier, nxt))
+        if upgrades:
+            delta, row, tier, nxt = max(upgrades, key=lambda u: u[0])
+            options.append(
+                f"{m.display_name}'s {row.label} from {tier.name} to {nxt.name} (+{delta} CCP)"
+            )
+            break
+    them = "it" if left == 1 else "them"
+    lost = f"{left} of the {CCP_BUDGET} CCP {'is' if left == 1 else 'are'} unspent and will be lost"
+    if options:
+        return f"{lost}: spend {them}, e.g. on {' or '.join(options)}."
+    return f"{lost}: no higher tier or special-skill table costs that little; keep the rest."
+
+
+SYSTEM = Rivals()
