@@ -8,9 +8,12 @@ from django import forms
 
 from builder.models import Gang, Item
 from rules import get_system, system_choices
+from rules.roster import MAX_BYTES, RosterFileError, read_roster
 from rules.systems import bwg1
 
 MAX_LIMIT = 100_000
+# The systems the browser builder edits; gangs of the others come in as roster files.
+BUILDER_SYSTEMS = ("bwg1",)
 
 
 class GangCreateForm(forms.Form):
@@ -26,8 +29,43 @@ class GangCreateForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["system"].choices = system_choices()
+        self.fields["system"].choices = [c for c in system_choices() if c[0] in BUILDER_SYSTEMS]
         self.fields["name"].widget.attrs["autocomplete"] = "off"
+
+
+class RosterImportForm(forms.Form):
+    """A roster file, uploaded or pasted. ``cleaned_data["roster"]`` is the checked roster."""
+
+    file = forms.FileField(label="Roster file (.json)", required=False)
+    text = forms.CharField(
+        label="…or paste the file's text",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false"}),
+    )
+
+    def clean(self):
+        cleaned = super().clean()
+        upload, text = cleaned.get("file"), cleaned.get("text", "").strip()
+        if upload and text:
+            raise forms.ValidationError("Choose a file or paste its text, not both.")
+        if not upload and not text:
+            raise forms.ValidationError("Choose a roster file, or paste its text.")
+        if upload and upload.size > MAX_BYTES:
+            self.add_error("file", f"The file is over {MAX_BYTES:,} bytes.")
+            return cleaned
+        field = "file" if upload else "text"
+        try:
+            cleaned["roster"] = read_roster(upload.read() if upload else text)
+        except RosterFileError as e:
+            self.add_problems(field, e)
+        return cleaned
+
+    def add_problems(self, field: str, error: RosterFileError) -> None:
+        """Each problem beside the field, saying where in the file it is."""
+        for problem in error.problems[:20]:
+            self.add_error(field, str(problem))
+        if len(error.problems) > 20:
+            self.add_error(field, f"…and {len(error.problems) - 20} more problems.")
 
 
 class GangSettingsForm(forms.Form):

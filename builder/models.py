@@ -102,6 +102,9 @@ class Gang(models.Model):
         null=True, blank=True, help_text="The agreed Fame (or points) limit, if any."
     )
     share_token = models.CharField(max_length=64, unique=True, default=new_share_token)
+    data = models.JSONField(
+        default=dict, blank=True, help_text="The system-specific part of the gang (roster 'gang')."
+    )
     version = models.PositiveIntegerField(default=1)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)

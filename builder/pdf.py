@@ -14,8 +14,8 @@ from rules.pdf import PdfUnavailable, render_pdf
 __all__ = ["PdfUnavailable", "filename", "gang_sheet", "gang_sheet_html"]
 
 
-def filename(gang: Gang, kind: str) -> str:
-    return f"{slugify(gang.name) or 'gang'}-{kind}.pdf"
+def filename(gang: Gang, kind: str, extension: str = "pdf") -> str:
+    return f"{slugify(gang.name) or 'gang'}-{kind}.{extension}"
 
 
 def gang_sheet_html(evaluated: EvaluatedGang) -> str:

@@ -13,6 +13,7 @@ from django.db.models import Prefetch, QuerySet
 
 from builder.models import Gang, Member, MemberItem
 from rules import GameSystem, Report, get_system
+from rules.roster import make_roster
 
 
 def members_with_items(gang: Gang) -> QuerySet[Member]:
@@ -22,31 +23,45 @@ def members_with_items(gang: Gang) -> QuerySet[Member]:
     )
 
 
-def member_entry(system: GameSystem, member: Member) -> dict[str, Any]:
-    entry: dict[str, Any] = {**member.data, "key": str(member.pk), "name": member.name}
+def member_data(system: GameSystem, member: Member) -> dict[str, Any]:
+    """The member's system-specific part, with its catalogue items written in by value."""
+    data: dict[str, Any] = dict(member.data)
     slots = getattr(system, "item_slots", {})
     for key, many in slots.values():
-        entry[key] = [] if many else None
+        data[key] = [] if many else None
     for member_item in member.member_items.all():
         slot = slots.get(member_item.item.category)
         if slot is None:
             continue
         key, many = slot
         if many:
-            entry[key].append(member_item.item.roster_entry())
+            data[key].append(member_item.item.roster_entry())
         else:
-            entry[key] = member_item.item.roster_entry()
-    return entry
+            data[key] = member_item.item.roster_entry()
+    return data
 
 
 def gang_roster(gang: Gang, members: Sequence[Member]) -> dict[str, Any]:
+    """The gang in the roster file's shape, each member keyed by its id (for findings)."""
     system = get_system(gang.system)
-    return {
-        "system": gang.system,
-        "name": gang.name,
-        "limit": gang.limit,
-        "members": [member_entry(system, m) for m in members],
-    }
+    roster = make_roster(gang.system, gang.name, gang.limit, [], gang.data)
+    roster["members"] = [
+        {"key": str(m.pk), "name": m.name, "data": member_data(system, m)} for m in members
+    ]
+    return roster
+
+
+def export_roster(gang: Gang) -> dict[str, Any]:
+    """The roster file of a saved gang: members keyed 1, 2, ... in recruitment order."""
+    system = get_system(gang.system)
+    members = members_with_items(gang)
+    return make_roster(
+        gang.system,
+        gang.name,
+        gang.limit,
+        [(m.name, member_data(system, m)) for m in members],
+        gang.data,
+    )
 
 
 @dataclass

@@ -5,12 +5,18 @@ Views read the request, call one of these, and render. Nothing here reads a requ
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from django.db import transaction
 from django.db.models import F, Max
 from django.utils import timezone
 
 from builder.models import Gang, Item, Member, MemberItem, new_share_token
 from rules import get_system
+from rules.roster import Problem, RosterFileError
+
+IMPORTED_NAME = "Imported gang"
 
 
 def _touch(gang: Gang) -> None:
@@ -166,3 +172,81 @@ def save_own_item(item: Item) -> Item:
 @transaction.atomic
 def delete_own_item(item: Item) -> None:
     item.delete()
+
+
+# --------------------------------------------------------------------------- roster files
+
+
+@transaction.atomic
+def import_gang(owner, roster: Mapping[str, Any]) -> Gang:
+    """A new gang owned by ``owner`` from a checked roster (see ``rules.roster.read_roster``).
+
+    All or nothing: a problem raises RosterFileError and the transaction leaves no trace.
+    Items carried by value (bwg1 weapons and horses) are matched to the catalogue the owner
+    sees, by name and stats; one that matches nothing becomes the owner's own item.
+    """
+    system = get_system(roster["system"])
+    gang = Gang.objects.create(
+        owner=owner,
+        system=system.id,
+        name=roster["name"].strip() or IMPORTED_NAME,
+        limit=roster.get("limit"),
+        data=dict(roster.get("gang") or {}),
+    )
+    slots = getattr(system, "item_slots", {})
+    catalogue = list(Item.objects.available_to(owner).filter(system=system.id))
+    problems: list[Problem] = []
+    member_items: list[tuple[Member, list[Item]]] = []
+    for index, entry in enumerate(roster["members"]):
+        data = dict(entry["data"])
+        items: list[Item] = []
+        for category, (key, many) in slots.items():
+            value = data.pop(key, None)
+            values = (value or []) if many else ([value] if value else [])
+            for j, item_entry in enumerate(values):
+                where = f"members[{index}].data.{key}" + (f"[{j}]" if many else "")
+                item = _catalogue_item(owner, system.id, category, item_entry, catalogue)
+                if isinstance(item, Problem):
+                    problems.append(Problem(where, item.message))
+                else:
+                    items.append(item)
+        member = Member(gang=gang, position=index + 1, name=entry["name"], data=data)
+        member_items.append((member, items))
+    if problems:
+        raise RosterFileError(problems)
+    Member.objects.bulk_create([m for m, _ in member_items])
+    MemberItem.objects.bulk_create(
+        [
+            MemberItem(member=m, item=item, position=p)
+            for m, items in member_items
+            for p, item in enumerate(items, 1)
+        ]
+    )
+    return gang
+
+
+def _catalogue_item(
+    owner, system: str, category: str, entry: Mapping[str, Any], catalogue: list[Item]
+) -> Item | Problem:
+    name = entry["name"]
+    stats = {k: v for k, v in entry.items() if k != "name"}
+    same_name = [i for i in catalogue if i.category == category and i.name == name]
+    for item in same_name:
+        if item.stats == stats:
+            return item
+    if any(i.owner_id == owner.pk for i in same_name):
+        return Problem(
+            "",
+            f"you already have your own {category} called “{name}” with other figures: "
+            "rename it in the file or in your catalogue, then import again",
+        )
+    item = Item.objects.create(
+        system=system,
+        category=category,
+        name=name,
+        stats=stats,
+        owner=owner,
+        source="imported from a roster file",
+    )
+    catalogue.append(item)
+    return item

@@ -5,11 +5,13 @@ from builder import views
 urlpatterns = [
     path("gangs/", views.gang_list, name="gang_list"),
     path("gangs/new/", views.gang_create, name="gang_create"),
+    path("gangs/import/", views.gang_import, name="gang_import"),
     path("gangs/<int:gang_id>/", views.gang_detail, name="gang_detail"),
     path("gangs/<int:gang_id>/settings/", views.gang_update, name="gang_update"),
     path("gangs/<int:gang_id>/delete/", views.gang_delete, name="gang_delete"),
     path("gangs/<int:gang_id>/share/reset/", views.gang_share_reset, name="gang_share_reset"),
     path("gangs/<int:gang_id>/sheet.pdf", views.gang_sheet_pdf, name="gang_sheet_pdf"),
+    path("gangs/<int:gang_id>/roster.json", views.gang_export, name="gang_export"),
     path("gangs/<int:gang_id>/members/add/", views.member_add, name="member_add"),
     path(
         "gangs/<int:gang_id>/members/<int:member_id>/",
@@ -48,6 +50,7 @@ urlpatterns = [
     ),
     path("s/<str:token>/", views.gang_shared, name="gang_shared"),
     path("s/<str:token>/sheet.pdf", views.gang_shared_pdf, name="gang_shared_pdf"),
+    path("s/<str:token>/roster.json", views.gang_shared_export, name="gang_shared_export"),
     path("weapons/", views.weapon_list, name="weapon_list"),
     path("weapons/<int:item_id>/edit/", views.weapon_update, name="weapon_update"),
     path("weapons/<int:item_id>/delete/", views.weapon_delete, name="weapon_delete"),

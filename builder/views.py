@@ -15,7 +15,7 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.contrib import messages
 from django.db.models import Prefetch, ProtectedError
-from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.urls import reverse
 from django.utils.html import format_html_join
@@ -24,6 +24,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from builder import pdf, services
 from builder.forms import (
+    BUILDER_SYSTEMS,
     GangCreateForm,
     GangSettingsForm,
     ItemChoiceForm,
@@ -31,10 +32,12 @@ from builder.forms import (
     MemberForm,
     MoveForm,
     PointsForm,
+    RosterImportForm,
     WeaponForm,
 )
 from builder.models import Gang, Item, Member, MemberItem
-from builder.roster import evaluate_gang
+from builder.roster import evaluate_gang, export_roster
+from rules.roster import RosterFileError, write_roster
 
 
 def login_required(view):
@@ -85,6 +88,14 @@ PAGE_METHODS = ["GET", "HEAD", "POST"]
 def _get_gang_for_user(user, gang_id: int) -> Gang:
     """The user's own gang, or 404: nobody else's gang is ever found."""
     return get_object_or_404(user.gangs.all(), pk=gang_id)
+
+
+def _get_builder_gang(user, gang_id: int) -> Gang:
+    """The user's own gang, if the browser builder edits its system; otherwise 404."""
+    gang = _get_gang_for_user(user, gang_id)
+    if gang.system not in BUILDER_SYSTEMS:
+        raise Http404("The browser builder does not edit this game system yet.")
+    return gang
 
 
 def _get_member(gang: Gang, member_id: int) -> Member:
@@ -155,6 +166,8 @@ def _weapon_options(weapons: list[Item]) -> str:
 
 
 def _render_builder(request: HttpRequest, gang: Gang, **kwargs: Any) -> HttpResponse:
+    if gang.system not in BUILDER_SYSTEMS:
+        return _render_gang_view(request, gang, **kwargs)
     template = "builder/gang_detail.html"
     if request.htmx:
         template += "#builder"
@@ -172,6 +185,36 @@ def _invalid(request: HttpRequest, gang: Gang, member: Member, field: str, form)
     """Show a member's form errors beside the field it concerns (status 200)."""
     errors = [str(e) for errs in form.errors.values() for e in errs]
     return _render_builder(request, gang, member_errors={member.pk: {field: errors}})
+
+
+def _member_template(gang: Gang) -> str:
+    """How a member shows read-only: the system's own card, or the engine's summary."""
+    if gang.system in BUILDER_SYSTEMS:
+        return f"builder/{gang.system}/_member_readonly.html"
+    return "builder/_member_generic.html"
+
+
+def _render_gang_view(
+    request: HttpRequest, gang: Gang, *, settings_form: GangSettingsForm | None = None, **_: Any
+) -> HttpResponse:
+    """The owner's page of a gang the browser builder does not edit yet."""
+    evaluated = evaluate_gang(gang)
+    return render(
+        request,
+        "builder/gang_view.html",
+        {
+            "gang": gang,
+            "system": evaluated.system,
+            "report": evaluated.report,
+            "evaluated": evaluated,
+            "rows": evaluated.item_rows(),
+            "member_template": _member_template(gang),
+            "settings_form": settings_form or GangSettingsForm.for_gang(gang),
+            "share_url": request.build_absolute_uri(
+                reverse("gang_shared", args=[gang.share_token])
+            ),
+        },
+    )
 
 
 @login_required
@@ -242,7 +285,7 @@ def gang_share_reset(request: HttpRequest, gang_id: int) -> HttpResponse:
 @login_required
 @post_only
 def member_add(request: HttpRequest, gang_id: int) -> HttpResponse:
-    gang = _get_gang_for_user(request.user, gang_id)
+    gang = _get_builder_gang(request.user, gang_id)
     form = MemberAddForm(request.POST, system_id=gang.system)
     if not form.is_valid():
         return _render_builder(request, gang, add_form=form)
@@ -255,7 +298,7 @@ def member_add(request: HttpRequest, gang_id: int) -> HttpResponse:
 @login_required
 @post_only
 def member_update(request: HttpRequest, gang_id: int, member_id: int) -> HttpResponse:
-    gang = _get_gang_for_user(request.user, gang_id)
+    gang = _get_builder_gang(request.user, gang_id)
     member = _get_member(gang, member_id)
     form = MemberForm(request.POST, system_id=gang.system)
     if not form.is_valid():
@@ -272,7 +315,7 @@ def member_update(request: HttpRequest, gang_id: int, member_id: int) -> HttpRes
 @login_required
 @post_only
 def member_points(request: HttpRequest, gang_id: int, member_id: int) -> HttpResponse:
-    gang = _get_gang_for_user(request.user, gang_id)
+    gang = _get_builder_gang(request.user, gang_id)
     member = _get_member(gang, member_id)
     report = evaluate_gang(gang).report.members[str(member.pk)]
     form = PointsForm(request.POST, member_report=report)
@@ -285,7 +328,7 @@ def member_points(request: HttpRequest, gang_id: int, member_id: int) -> HttpRes
 @login_required
 @post_only
 def member_weapon_add(request: HttpRequest, gang_id: int, member_id: int) -> HttpResponse:
-    gang = _get_gang_for_user(request.user, gang_id)
+    gang = _get_builder_gang(request.user, gang_id)
     member = _get_member(gang, member_id)
     form = ItemChoiceForm(
         request.POST, user=request.user, system_id=gang.system, category=Item.Category.WEAPON
@@ -301,7 +344,7 @@ def member_weapon_add(request: HttpRequest, gang_id: int, member_id: int) -> Htt
 def member_weapon_remove(
     request: HttpRequest, gang_id: int, member_id: int, member_item_id: int
 ) -> HttpResponse:
-    gang = _get_gang_for_user(request.user, gang_id)
+    gang = _get_builder_gang(request.user, gang_id)
     member = _get_member(gang, member_id)
     member_item = get_object_or_404(member.member_items.all(), pk=member_item_id)
     services.remove_item(member_item)
@@ -311,7 +354,7 @@ def member_weapon_remove(
 @login_required
 @post_only
 def member_horse(request: HttpRequest, gang_id: int, member_id: int) -> HttpResponse:
-    gang = _get_gang_for_user(request.user, gang_id)
+    gang = _get_builder_gang(request.user, gang_id)
     member = _get_member(gang, member_id)
     form = ItemChoiceForm(
         request.POST,
@@ -332,7 +375,7 @@ def member_horse(request: HttpRequest, gang_id: int, member_id: int) -> HttpResp
 @login_required
 @post_only
 def member_move(request: HttpRequest, gang_id: int, member_id: int) -> HttpResponse:
-    gang = _get_gang_for_user(request.user, gang_id)
+    gang = _get_builder_gang(request.user, gang_id)
     member = _get_member(gang, member_id)
     form = MoveForm(request.POST)
     if not form.is_valid():
@@ -344,7 +387,7 @@ def member_move(request: HttpRequest, gang_id: int, member_id: int) -> HttpRespo
 @login_required
 @require_http_methods(PAGE_METHODS)
 def member_delete(request: HttpRequest, gang_id: int, member_id: int) -> HttpResponse:
-    gang = _get_gang_for_user(request.user, gang_id)
+    gang = _get_builder_gang(request.user, gang_id)
     member = _get_member(gang, member_id)
     if request.method == "POST":
         services.delete_member(member)
@@ -356,6 +399,8 @@ def member_delete(request: HttpRequest, gang_id: int, member_id: int) -> HttpRes
 
 
 def _sheet_response(request: HttpRequest, gang: Gang) -> HttpResponse:
+    if gang.system not in BUILDER_SYSTEMS:
+        raise Http404("There is no printable sheet for this game system yet.")
     evaluated = evaluate_gang(gang)
     try:
         content = pdf.gang_sheet(evaluated)
@@ -383,6 +428,7 @@ def gang_shared(request: HttpRequest, token: str) -> HttpResponse:
             "report": evaluated.report,
             "evaluated": evaluated,
             "rows": evaluated.item_rows(),
+            "member_template": _member_template(gang),
             "is_owner": request.user.is_authenticated and request.user.pk == gang.owner_id,
         },
     )
@@ -390,6 +436,44 @@ def gang_shared(request: HttpRequest, token: str) -> HttpResponse:
 
 def gang_shared_pdf(request: HttpRequest, token: str) -> HttpResponse:
     return _sheet_response(request, get_object_or_404(Gang, share_token=token))
+
+
+# --------------------------------------------------------------------------- roster files
+
+
+def _roster_response(gang: Gang) -> HttpResponse:
+    response = HttpResponse(
+        write_roster(export_roster(gang)), content_type="application/json; charset=utf-8"
+    )
+    response["Content-Disposition"] = (
+        f'attachment; filename="{pdf.filename(gang, "roster", "json")}"'
+    )
+    return response
+
+
+@login_required
+def gang_export(request: HttpRequest, gang_id: int) -> HttpResponse:
+    return _roster_response(_get_gang_for_user(request.user, gang_id))
+
+
+def gang_shared_export(request: HttpRequest, token: str) -> HttpResponse:
+    return _roster_response(get_object_or_404(Gang, share_token=token))
+
+
+@login_required
+@require_http_methods(PAGE_METHODS)
+def gang_import(request: HttpRequest) -> HttpResponse:
+    form = RosterImportForm(request.POST, request.FILES) if request.method == "POST" else None
+    form = form or RosterImportForm()
+    if request.method == "POST" and form.is_valid():
+        try:
+            gang = services.import_gang(request.user, form.cleaned_data["roster"])
+        except RosterFileError as error:
+            form.add_problems("file" if form.cleaned_data.get("file") else "text", error)
+        else:
+            messages.success(request, f"“{gang.name}” was imported.")
+            return redirect("gang_detail", gang_id=gang.pk)
+    return render(request, "builder/gang_import.html", {"form": form})
 
 
 # --------------------------------------------------------------------------- own weapons

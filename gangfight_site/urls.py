@@ -7,6 +7,8 @@ from gangfight_site import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("rules/", views.rules_page, name="rules"),
+    path("roster-format/", views.roster_format, name="roster_format"),
+    path("roster.schema.json", views.roster_schema_file, name="roster_schema"),
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+from functools import cache
+
+from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
 from django.http import HttpRequest, HttpResponse
@@ -9,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from rules import all_systems
+from rules.roster import roster_schema
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -19,6 +24,23 @@ def home(request: HttpRequest) -> HttpResponse:
 
 def rules_page(request: HttpRequest) -> HttpResponse:
     return render(request, "rules.html", {"systems": all_systems()})
+
+
+@cache
+def _roster_format_text() -> str:
+    return (settings.BASE_DIR / "docs" / "roster-format.md").read_text("utf-8")
+
+
+def roster_format(request: HttpRequest) -> HttpResponse:
+    """The roster file's documentation, as written in docs/roster-format.md."""
+    return render(request, "roster_format.html", {"text": _roster_format_text()})
+
+
+def roster_schema_file(request: HttpRequest) -> HttpResponse:
+    return HttpResponse(
+        json.dumps(roster_schema(), indent=2, ensure_ascii=False),
+        content_type="application/schema+json; charset=utf-8",
+    )
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

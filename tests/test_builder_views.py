@@ -59,6 +59,7 @@ def gang_urls(gang: Gang) -> dict[str, tuple[str, str, dict]]:
         "delete": ("post", reverse("gang_delete", args=[gang.pk]), {}),
         "share_reset": ("post", reverse("gang_share_reset", args=[gang.pk]), {}),
         "pdf": ("get", reverse("gang_sheet_pdf", args=[gang.pk]), {}),
+        "export": ("get", reverse("gang_export", args=[gang.pk]), {}),
         "member_add": (
             "post",
             reverse("member_add", args=[gang.pk]),
@@ -75,7 +76,7 @@ def all_urls(gang: Gang) -> dict[str, tuple[str, str, dict]]:
 
 ENDPOINTS = [
     *(f"gang:{k}" for k in ("detail", "settings", "delete_confirm", "delete", "share_reset")),
-    *(f"gang:{k}" for k in ("pdf", "member_add")),
+    *(f"gang:{k}" for k in ("pdf", "export", "member_add")),
     *(f"member:{k}" for k in ("update", "points", "weapon_add", "weapon_remove", "horse")),
     *(f"member:{k}" for k in ("move", "delete", "delete_confirm")),
 ]
