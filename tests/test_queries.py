@@ -7,7 +7,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from builder.services import import_gang
+from rules.roster import read_roster
 from tests.factories import build_gang
+from tests.test_roster_files import EXAMPLES
 
 HX = {"HTTP_HX_REQUEST": "true"}
 
@@ -57,3 +60,23 @@ def test_my_gangs_costs_a_fixed_number_of_queries(owner_client, owner, content, 
         build_gang(owner, size=5 + i, name=f"Gang {i}")
     # session, user, gangs, members, member items + items
     assert count_queries(lambda: owner_client.get(reverse("gang_list"))) == 5
+
+
+@pytest.mark.parametrize("size", [1, 50])
+@pytest.mark.parametrize("system", ["bwg2", "gf26", "rivals", "gunfight"])
+def test_read_only_gang_page_costs_a_fixed_number_of_queries(
+    owner_client, client, owner, system, size
+):
+    """Gangs the builder does not edit yet: their page and share page, 1 or 50 members."""
+    path = next(p for p in EXAMPLES if p.name.startswith(f"{system}-legal-"))
+    roster = read_roster(path.read_bytes())
+    roster["members"] = [
+        {**roster["members"][i % len(roster["members"])], "key": str(i + 1)}
+        for i in range(size)
+    ]
+    gang = import_gang(owner, roster)
+    # session, user, gang, members, member items (none for these systems)
+    page = reverse("gang_detail", args=[gang.pk])
+    assert count_queries(lambda: owner_client.get(page)) == 5
+    shared = reverse("gang_shared", args=[gang.share_token])
+    assert count_queries(lambda: client.get(shared)) == 3

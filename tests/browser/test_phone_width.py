@@ -9,8 +9,11 @@ from django.urls import reverse
 from playwright.sync_api import Page
 
 from builder.models import Item
+from builder.services import import_gang
+from rules.roster import read_roster
 from tests.conftest import PASSWORD
 from tests.factories import build_gang
+from tests.test_roster_files import EXAMPLES
 
 pytestmark = pytest.mark.browser
 
@@ -35,13 +38,17 @@ def test_every_page_fits_a_phone(page: Page, live_server):
         name="Long-barrelled Buntline Special with a name that goes on",
         stats={"kind": "ranged", "hands": 2, "level": 5, "strength": "4", "traits": ["longarm"]},
     )
+    # One gang of every example file: the read-only page of each other system.
+    imported = [import_gang(user, read_roster(path.read_bytes())) for path in EXAMPLES]
 
     anonymous_pages = [
         reverse("home"),
         reverse("signup"),
         reverse("login"),
         reverse("rules"),
+        reverse("roster_format"),
         reverse("gang_shared", args=[gang.share_token]),
+        *(reverse("gang_shared", args=[g.share_token]) for g in imported),
     ]
     for url in anonymous_pages:
         page.goto(live_server.url + url)
@@ -55,7 +62,9 @@ def test_every_page_fits_a_phone(page: Page, live_server):
     user_pages = [
         reverse("gang_list"),
         reverse("gang_create"),
+        reverse("gang_import"),
         reverse("gang_detail", args=[gang.pk]),
+        *(reverse("gang_detail", args=[g.pk]) for g in imported),
         reverse("gang_delete", args=[gang.pk]),
         reverse("member_delete", args=[gang.pk, member.pk]),
         reverse("weapon_list"),
