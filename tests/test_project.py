@@ -129,3 +129,27 @@ def test_serve_migrates_loads_content_and_serves_a_fresh_database(tmp_path):
     finally:
         os.killpg(process.pid, 15)
         process.wait(timeout=10)
+
+
+def test_validate_roster_runs_on_a_freshly_migrated_database(tmp_path):
+    """The command as a user runs it: its own process, a new SQLite file, real exit codes."""
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'fresh.sqlite3'}"}
+
+    def manage(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True
+        )
+
+    assert manage("migrate", "-v0").returncode == 0
+    examples = ROOT / "docs" / "examples"
+    legal = manage("validate_roster", str(examples / "rivals-legal-red-jacks-gang.json"))
+    assert legal.returncode == 0, legal.stderr
+    assert "CCP: 30 / 30" in legal.stdout
+    illegal = manage("validate_roster", str(examples / "gf26-illegal-too-many-captains.json"))
+    assert illegal.returncode == 1
+    assert "gf26.points_over_limit" in illegal.stdout
+    broken = tmp_path / "broken.json"
+    broken.write_text("{")
+    unreadable = manage("validate_roster", str(broken))
+    assert unreadable.returncode == 2
+    assert "line 1, column 2: not valid JSON" in unreadable.stderr

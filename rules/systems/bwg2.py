@@ -54,6 +54,7 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -307,10 +308,12 @@ def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
+@lru_cache(maxsize=4096)
 def _norm(text: str) -> str:
     return re.sub(r"[\s_]+", " ", text.strip().lower())
 
 
+@lru_cache(maxsize=4096)
 def _trait_id(name: str) -> str:
     """'Long Reach' → 'long-reach', 'DOT (Fire)' → 'dot'."""
     base = name.split("(", 1)[0]
