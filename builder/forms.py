@@ -72,9 +72,17 @@ class GangSettingsForm(forms.Form):
     name = forms.CharField(max_length=100, label="Gang name")
     limit = forms.IntegerField(label="Fame limit", required=False, min_value=1, max_value=MAX_LIMIT)
 
+    def __init__(self, *args, total_label: str = "Fame", **kwargs):
+        kwargs.setdefault("prefix", "gang")
+        super().__init__(*args, **kwargs)
+        self.fields["limit"].label = f"{total_label} limit"
+
     @classmethod
     def for_gang(cls, gang: Gang) -> GangSettingsForm:
-        return cls(initial={"name": gang.name, "limit": gang.limit}, prefix="gang")
+        return cls(
+            initial={"name": gang.name, "limit": gang.limit},
+            total_label=get_system(gang.system).total_label,
+        )
 
 
 class MemberAddForm(forms.Form):

@@ -37,6 +37,7 @@ from builder.forms import (
 )
 from builder.models import Gang, Item, Member, MemberItem
 from builder.roster import evaluate_gang, export_roster
+from rules import get_system
 from rules.roster import RosterFileError, write_roster
 
 
@@ -254,7 +255,7 @@ def gang_detail(request: HttpRequest, gang_id: int) -> HttpResponse:
 @post_only
 def gang_update(request: HttpRequest, gang_id: int) -> HttpResponse:
     gang = _get_gang_for_user(request.user, gang_id)
-    form = GangSettingsForm(request.POST, prefix="gang")
+    form = GangSettingsForm(request.POST, total_label=get_system(gang.system).total_label)
     if not form.is_valid():
         return _render_builder(request, gang, settings_form=form)
     services.update_gang(gang, name=form.cleaned_data["name"], limit=form.cleaned_data["limit"])
