@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
+from builder.forms import BUILDER_SYSTEMS
 from rules import all_systems
 from rules.roster import roster_schema
 
@@ -19,7 +20,9 @@ from rules.roster import roster_schema
 def home(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("gang_list")
-    return render(request, "home.html", {"systems": all_systems()})
+    return render(
+        request, "home.html", {"systems": all_systems(), "builder_systems": BUILDER_SYSTEMS}
+    )
 
 
 def rules_page(request: HttpRequest) -> HttpResponse:
