@@ -78,6 +78,31 @@ class Report:
         return [f.code for f in self.findings]
 
 
+def member_keys(raw_members: list[Any]) -> list[str]:
+    """Each member's key: its own if written and not taken by an earlier member, else its
+    position ("#3") made unique, so that no two members ever share a key."""
+    written = []
+    for raw in raw_members:
+        key = raw.get("key") if isinstance(raw, Mapping) else None
+        ok = isinstance(key, str | int) and not isinstance(key, bool)
+        written.append(str(key).strip() if ok else "")
+    taken: set[str] = set()
+    own = []
+    for key in written:
+        own.append(key if key and key not in taken else "")
+        taken.add(key)
+    keys = []
+    for position, key in enumerate(own, start=1):
+        if not key:
+            key, n = f"#{position}", 1
+            while key in taken:
+                n += 1
+                key = f"#{position}-{n}"
+            taken.add(key)
+        keys.append(key)
+    return keys
+
+
 class GameSystem(Protocol):
     """What a game system module offers the rest of the app."""
 

@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.base import Finding, Report, RuleDoc, Severity
+from rules.base import Finding, Report, RuleDoc, Severity, member_keys
 
 ERROR = Severity.ERROR
 WARNING = Severity.WARNING
@@ -642,17 +642,12 @@ class Bwg1:
         findings: list[Finding] = []
         members: list[MemberReport] = []
         bonus_taken: dict[str, str] = {}  # profession id -> member key
-        keys: set[str] = set()
-        for position, raw in enumerate(raw_members, start=1):
+        keys = member_keys(raw_members)  # every member needs its own key for its findings
+        for position, (key, raw) in enumerate(zip(keys, raw_members, strict=True), start=1):
             raw = raw if isinstance(raw, Mapping) else {}
             data = raw.get("data")
             if isinstance(data, Mapping):  # the roster file's shape: key, name, data
                 raw = {**data, "key": raw.get("key"), "name": raw.get("name")}
-            raw_key = raw.get("key")
-            key = _str(str(raw_key)) if isinstance(raw_key, str | int) else ""
-            if not key or key in keys:
-                key = f"#{position}"  # every member needs its own key for its findings
-            keys.add(key)
             members.append(self._member(key, position, raw, bonus_taken))
 
         for member in members:

@@ -709,8 +709,13 @@ class Rivals:
             raw = raw if isinstance(raw, Mapping) else {}
             raw_key = raw.get("key")
             key = _str(str(raw_key)) if isinstance(raw_key, str | int) else ""
-            if not key or key in keys:
+            if isinstance(raw_key, bool) or not key or key in keys:
                 key = f"#{position}"
+            if key in keys:  # "#2" may also have been a real key earlier on
+                suffix = 2
+                while f"{key}.{suffix}" in keys:
+                    suffix += 1
+                key = f"{key}.{suffix}"
             keys.add(key)
             members.append(self._member(key, position, raw))
 

@@ -1053,3 +1053,14 @@ def test_garbage_weapon_traits_never_raise(traits):
         report = evaluate(roster)
         assert_sane(report)
         assert report.total == 103
+
+
+def test_a_fallback_key_never_collides_with_a_real_key():
+    """The second "a" falls back to its position, "#2", which the third member has taken."""
+    roster = gang(
+        leader("a"), henchman("a"), henchman("#2"), henchman("H3"), professional("P", "doctor")
+    )
+    report = get_system("bwg1").evaluate(roster)
+    assert len(report.members) == 5
+    assert list(report.members) == ["a", "#2-2", "#2", "H3", "P"]
+    assert report.total == sum(m.cost for m in report.members.values())

@@ -1230,3 +1230,21 @@ def test_missing_and_duplicate_keys_become_positions():
     report = evaluate({"members": ["Bill"]})
     assert list(report.members) == ["#1"]
     assert_flags(report, "rivals.no_pack", ERROR, "#1")
+
+
+def test_a_fallback_key_never_collides_with_a_real_key():
+    # Member 1's real key is "#2"; member 2 has no key, so its fallback "#2" is taken.
+    members = [
+        {"key": "#2", "name": "Red Jack", "data": SYSTEM.new_member(leader=True)},
+        {"name": "Bill", "data": {**SYSTEM.new_member(), "special_skill": None}},
+    ]
+    members[1]["data"]["tiers"]["rifle"] = 3
+    report = evaluate({"name": "Red Jack's Gang", "members": members})
+    assert len(report.members) == 2
+    assert report.total == sum(m.cost for m in report.members.values()) == 4
+    assert report.members["#2"].name == "Red Jack"
+
+
+def test_a_boolean_key_is_no_key():
+    report = evaluate({"members": [{"key": True, "data": {}}]})
+    assert list(report.members) == ["#1"]
