@@ -71,8 +71,7 @@ def test_read_only_gang_page_costs_a_fixed_number_of_queries(
     path = next(p for p in EXAMPLES if p.name.startswith(f"{system}-legal-"))
     roster = read_roster(path.read_bytes())
     roster["members"] = [
-        {**roster["members"][i % len(roster["members"])], "key": str(i + 1)}
-        for i in range(size)
+        {**roster["members"][i % len(roster["members"])], "key": str(i + 1)} for i in range(size)
     ]
     gang = import_gang(owner, roster)
     # session, user, gang, members, member items (none for these systems)
