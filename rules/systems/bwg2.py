@@ -327,6 +327,7 @@ def _lookup(table: Mapping[str, Mapping[str, Any]], value: str) -> str | None:
         return None
     for key, entry in table.items():
         names = {key, _norm(entry.get("name", "")), _norm(entry.get("plural", ""))}
+        names |= {_norm(a) for a in entry.get("aliases", ())}
         if wanted in names - {""}:
             return key
     return None
@@ -663,6 +664,30 @@ def _a(word: str) -> str:
     return "an" if word[:1].lower() in "aeiou" else "a"
 
 
+def _member_keys(raws: list[Mapping[str, Any]]) -> list[str]:
+    """Each member's key: its own if written and not taken by an earlier member, else a
+    position ("#3") that no member of the file has written (so no two members share one)."""
+    written: list[str] = []
+    for raw in raws:
+        raw_key = raw.get("key")
+        written.append(_text(raw_key) if isinstance(raw_key, str | int) else "")
+    taken: set[str] = set()
+    own: list[str] = []
+    for key in written:
+        own.append(key if key and key not in taken else "")
+        taken.add(key)
+    keys: list[str] = []
+    for position, key in enumerate(own, start=1):
+        if not key:
+            key, n = f"#{position}", 1
+            while key in taken:
+                n += 1
+                key = f"#{position}-{n}"
+            taken.add(key)
+        keys.append(key)
+    return keys
+
+
 def _who(m: MemberReport) -> str:
     return f"{m.name or m.card_name or 'unnamed'} (key {m.key})"
 
@@ -748,16 +773,13 @@ class Bwg2:
         limit = _int(roster.get("limit"))
         limit = limit if limit is not None and limit > 0 else None
 
-        members: list[MemberReport] = []
-        keys: set[str] = set()
-        for position, raw in enumerate(raw_members, start=1):
-            raw = raw if isinstance(raw, Mapping) else {}
-            raw_key = raw.get("key")
-            key = _text(raw_key) if isinstance(raw_key, str | int) else ""
-            if not key or key in keys:
-                key = f"#{position}"
-            keys.add(key)
-            members.append(self._member(key, position, raw))
+        raws = [raw if isinstance(raw, Mapping) else {} for raw in raw_members]
+        members = [
+            self._member(key, position, raw)
+            for position, (key, raw) in enumerate(
+                zip(_member_keys(raws), raws, strict=True), start=1
+            )
+        ]
 
         leaders = [m for m in members if m.leader]
         leader = leaders[0] if leaders else None
@@ -1118,12 +1140,14 @@ class Bwg2:
                         f"{_who(copies[0])}: remove this copy, or recruit another character.",
                     )
 
+        # A copy of a Unique item is that Unique item, whether or not the copy is marked.
+        unique = {_norm(i.name) for m in members for i in m.items if i.unique}
         seen: dict[str, MemberReport] = {}
         for m in members:
             for item in m.items:
-                if not item.unique:
-                    continue
                 name = _norm(item.name)
+                if name not in unique:
+                    continue
                 if name in seen:
                     holder = seen[name]
                     where = "also has" if holder is m else f"is already carried by {_who(holder)}"
@@ -1148,7 +1172,7 @@ class Bwg2:
                     f"team '{m.team}' from this member.",
                 )
                 continue
-            teams.setdefault(m.team, []).append(m)
+            teams.setdefault(_norm(m.team), []).append(m)
 
         def signature(m: MemberReport) -> dict[str, Any]:
             return {
@@ -1157,7 +1181,8 @@ class Bwg2:
                 "skills": sorted(_norm(s.name) for s in m.skills),
             }
 
-        for name, team in teams.items():
+        for team in teams.values():
+            name = team[0].team
             if len(team) == 1:
                 team[0].add(
                     "bwg2.team_of_one",
@@ -1176,7 +1201,7 @@ class Bwg2:
                         "every minion in a team is the same type: use the same card, or put "
                         "this minion in another team.",
                     )
-        return {name: [m.key for m in team] for name, team in teams.items()}
+        return {team[0].team: [m.key for m in team] for team in teams.values()}
 
 
 SYSTEM = Bwg2()

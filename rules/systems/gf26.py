@@ -141,12 +141,12 @@ RULES: tuple[RuleDoc, ...] = (
     ),
     RuleDoc(
         "gf26.too_few_perks",
-        WARNING,
-        "A Regular comes with 1 perk, a Veteran 2, a Hero 3: a perk left unchosen is wasted.",
+        ERROR,
+        "A Regular takes exactly 1 perk, a Veteran 2, a Hero 3: choose the perks left.",
         f"{P}, Troop Types",
-        decision="Fewer perks than the troop type brings is a warning, not an error: the "
-        "seed grants the perks (models 'come to the table with' them) and taking fewer gives "
-        "no advantage, so a party with an unchosen perk may still play.",
+        decision="Fewer perks than the troop type brings is an error, as too many is: the "
+        "troop type fixes the count ('exactly 1, 2 and 3 perks'). A draft may lack them; the "
+        "builder says how many are left to choose.",
     ),
     RuleDoc(
         "gf26.duplicate_perk",
@@ -276,8 +276,34 @@ def _str(value: Any) -> str:
 
 
 def _id(value: Any) -> str:
-    """'Large and In Charge' -> 'large_and_in_charge'."""
-    return re.sub(r"[^a-z0-9]+", "_", _str(value).lower()).strip("_")
+    """'Large and In Charge' (or 'Large & In Charge') -> 'large_and_in_charge'."""
+    text = _str(value).lower().replace("&", " and ")
+    return re.sub(r"[^a-z0-9]+", "_", text).strip("_")
+
+
+def _member_keys(raws: list[Mapping[str, Any]]) -> list[str]:
+    """Each member's key: its own if written and not taken by an earlier member, else a
+    position ("#3") that no member of the file has written: every member needs its own key
+    for its findings, and ``report.members`` must hold every member."""
+    written: list[str] = []
+    for raw in raws:
+        raw_key = raw.get("key")
+        written.append(_str(str(raw_key)) if isinstance(raw_key, str | int) else "")
+    taken: set[str] = set()
+    own: list[str] = []
+    for key in written:
+        own.append(key if key and key not in taken else "")
+        taken.add(key)
+    keys: list[str] = []
+    for position, key in enumerate(own, start=1):
+        if not key:
+            key, n = f"#{position}", 1
+            while key in taken:
+                n += 1
+                key = f"#{position}-{n}"
+            taken.add(key)
+        keys.append(key)
+    return keys
 
 
 def _plural(n: int, word: str, plural: str | None = None) -> str:
@@ -605,14 +631,8 @@ class Gf26:
         gang_part = roster.get("gang") if isinstance(roster.get("gang"), Mapping) else {}
 
         members: list[MemberReport] = []
-        keys: set[str] = set()
-        for position, raw in enumerate(raw_members, start=1):
-            raw = raw if isinstance(raw, Mapping) else {}
-            raw_key = raw.get("key")
-            key = _str(str(raw_key)) if isinstance(raw_key, str | int) else ""
-            if not key or key in keys:
-                key = f"#{position}"  # every member needs its own key for its findings
-            keys.add(key)
+        raws = [raw if isinstance(raw, Mapping) else {} for raw in raw_members]
+        for position, (key, raw) in enumerate(zip(_member_keys(raws), raws, strict=True), start=1):
             data = raw.get("data")
             members.append(
                 self._member(
@@ -929,8 +949,8 @@ class Gf26:
             add(
                 "gf26.points_over_limit",
                 f"The party costs {total} points, {total - limit} over the {limit}-point "
-                f"limit: drop models or equipment worth {total - limit} points, or raise the "
-                f"limit to {total}.",
+                f"limit: drop models or equipment worth {_plural(total - limit, 'point')}, or "
+                f"raise the limit to {total}.",
             )
 
         heroes = [m for m in members if m.troop_type_id == "hero"]

@@ -1338,3 +1338,46 @@ def test_a_member_that_is_a_string_has_an_unknown_card():
     assert list(report.members) == ["#1"]
     assert_flags(report, "bwg2.unknown_level", ERROR, "#1")
     assert report.total == 0
+
+
+def test_a_fallback_key_never_takes_a_key_written_in_the_file():
+    """A member whose key is missing gets a fallback that no other member has written."""
+    roster = legal_gang()
+    roster["members"][0]["key"] = "#2"
+    roster["members"][1]["key"] = None
+    report = evaluate(roster)
+    assert len(report.members) == len(roster["members"])
+    assert "#2" in report.members and report.members["#2"].name == "Member 1"
+    assert report.total == sum(m.cost for m in report.members.values()) == LEGAL_GANG_FAME
+
+
+def test_team_names_match_ignoring_case_and_spacing():
+    roster = gang(
+        member("1", hero(), leader=True),
+        member("2", minion(), team="Team A"),
+        member("3", minion(), team=" team  a"),
+    )
+    report = evaluate(roster)
+    assert_clear(report, "bwg2.team_of_one")
+    assert report.gang["teams"] == {"Team A": ["2", "3"]}
+
+
+def test_a_copy_of_a_unique_item_is_a_duplicate_even_when_not_marked():
+    roster = gang(
+        member("1", hero(equipment=[item("Lucky Dollar")]), leader=True),
+        member("2", henchman(equipment=[item("Lucky Dollar", unique=True)])),
+    )
+    finding = assert_flags(evaluate(roster), "bwg2.duplicate_unique", ERROR, "2")
+    assert "Member 1" in finding.message
+
+
+@pytest.mark.parametrize("written", ["Outlaw", "outlaw", " OUTLAWS ", "Lawman"])
+def test_a_faction_may_be_written_in_the_singular(written):
+    leader_faction = "lawmen" if written == "Lawman" else "outlaws"
+    roster = gang(
+        member("1", hero(faction=leader_faction), leader=True),
+        member("2", henchman(faction=written)),
+    )
+    report = evaluate(roster)
+    assert_clear(report, "bwg2.unknown_faction")
+    assert_clear(report, "bwg2.wrong_faction")

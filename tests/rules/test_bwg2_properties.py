@@ -67,7 +67,8 @@ def roster_of(data_strategy):
     members = st.lists(
         st.fixed_dictionaries(
             {
-                "key": st.text(min_size=1, max_size=3),
+                "key": st.sampled_from(["#1", "#2", "#3", "1", ""])
+                | st.text(min_size=1, max_size=3),
                 "name": st.text(max_size=8),
                 "data": data_strategy,
             }

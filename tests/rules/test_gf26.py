@@ -494,17 +494,17 @@ def test_one_perk_too_many_is_an_error(troop_type, count):
 
 
 @pytest.mark.parametrize("troop_type, count", PERK_COUNT.items())
-def test_too_few_perks_is_a_warning(troop_type, count):
+def test_too_few_perks_is_an_error(troop_type, count):
     roster = with_extra(legal_party(), model("6", troop_type, list(CORE_PERKS[: count - 1])))
     report = evaluate(roster)
-    finding = assert_flags(report, "gf26.too_few_perks", WARNING, "6")
+    finding = assert_flags(report, "gf26.too_few_perks", ERROR, "6")
     assert f"{count - 1}" in finding.message and "choose 1 more perk" in finding.message
-    assert report.is_legal
+    assert not report.is_legal
 
 
 def test_a_hero_with_no_perks_has_three_to_choose():
     roster = replace(legal_party(), hero("1", [], leader=True))
-    finding = assert_flags(evaluate(roster), "gf26.too_few_perks", WARNING, "1")
+    finding = assert_flags(evaluate(roster), "gf26.too_few_perks", ERROR, "1")
     assert "choose 3 more perks" in finding.message
 
 
@@ -1134,3 +1134,22 @@ def test_no_initiative_roll_without_a_party_leader():
     dice = Dice(random.Random(3))
     assert SYSTEM.roll_initiative(party(model("1")), dice) is None
     assert dice.log == []
+
+
+def test_a_fallback_key_never_takes_a_key_written_in_the_file():
+    """A member whose key is missing gets a fallback that no other member has written."""
+    roster = legal_party()
+    roster["members"][0]["key"] = "#2"
+    roster["members"][1]["key"] = None
+    report = evaluate(roster)
+    assert len(report.members) == len(roster["members"])
+    assert "#2" in report.members and report.members["#2"].name == "Model 1"
+    assert report.total == sum(m.cost for m in report.members.values()) == LEGAL_PARTY_POINTS
+
+
+@pytest.mark.parametrize("written", ["Large & In Charge", "large&in charge", "LARGE AND IN CHARGE"])
+def test_large_and_in_charge_may_be_written_with_an_ampersand(written):
+    roster = party(hero("1", [written, "dash", "solid"], leader=True))
+    report = evaluate(roster)
+    assert_clear(report, "gf26.unknown_perk")
+    assert report.members["1"].size["id"] == "large"

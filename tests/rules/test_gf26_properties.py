@@ -57,7 +57,11 @@ member_data = st.fixed_dictionaries(
     }
 )
 member = st.fixed_dictionaries(
-    {"key": st.text(min_size=0, max_size=3), "name": st.text(max_size=8), "data": member_data}
+    {
+        "key": st.sampled_from(["#1", "#2", "#3", "1", ""]) | st.text(max_size=3),
+        "name": st.text(max_size=8),
+        "data": member_data,
+    }
 )
 # Any values of the right types, optional keys left out: what the schema lets through.
 loose_profile = st.fixed_dictionaries(
