@@ -78,6 +78,30 @@ class Report:
         return [f.code for f in self.findings]
 
 
+def as_int(value: Any) -> int | None:
+    """A whole number from an int, an integral float or a string of digits; else None.
+
+    Booleans are not numbers here, whatever Python says.
+    """
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str):
+        try:
+            return int(value.strip())
+        except ValueError:
+            return None
+    return None
+
+
+def as_str(value: Any) -> str:
+    """A string with its ends stripped, or "" for anything that is not a string."""
+    return value.strip() if isinstance(value, str) else ""
+
+
 def member_keys(raw_members: list[Any]) -> list[str]:
     """Each member's key: its own if written and not taken by an earlier member, else its
     position ("#3") made unique, so that no two members ever share a key."""

@@ -32,7 +32,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.base import Finding, Report, RuleDoc, Severity, member_keys
+from rules.base import Finding, Report, RuleDoc, Severity, as_int, member_keys
+from rules.base import as_str as _str
 
 ERROR = Severity.ERROR
 WARNING = Severity.WARNING
@@ -337,25 +338,6 @@ _SEVERITY = {r.code: r.severity for r in RULES}
 # --------------------------------------------------------------------------- parsing
 
 
-def _int(value: Any, default: int = 0) -> int:
-    if isinstance(value, bool):
-        return default
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, str):
-        try:
-            return int(value.strip())
-        except ValueError:
-            return default
-    return default
-
-
-def _str(value: Any) -> str:
-    return value.strip() if isinstance(value, str) else ""
-
-
 @dataclass(frozen=True)
 class Weapon:
     name: str
@@ -576,6 +558,11 @@ MEMBER_SCHEMA: dict[str, Any] = {
         "horse": {"oneOf": [HORSE_SCHEMA, {"type": "null"}]},
     },
 }
+
+
+def _int(value: Any, default: int = 0) -> int:
+    number = as_int(value)
+    return default if number is None else number
 
 
 def _plural(n: int, word: str, plural: str | None = None) -> str:

@@ -59,6 +59,9 @@ from pathlib import Path
 from typing import Any
 
 from rules.base import Finding, Report, RuleDoc, Severity
+from rules.base import as_int as _int
+from rules.base import as_str as _str
+from rules.base import member_keys as _member_keys
 from rules.dice import Dice
 
 ERROR = Severity.ERROR
@@ -273,26 +276,6 @@ _SEVERITY = {r.code: r.severity for r in RULES}
 
 
 # --------------------------------------------------------------------------- parsing
-
-
-def _int(value: Any) -> int | None:
-    """A whole number, or None for anything else (bools and fractions included)."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
-        return int(value)
-    if isinstance(value, str):
-        try:
-            return int(value.strip())
-        except ValueError:
-            return None
-    return None
-
-
-def _str(value: Any) -> str:
-    return value.strip() if isinstance(value, str) else ""
 
 
 def _text(value: Any) -> str:
@@ -662,30 +645,6 @@ def _plural(n: int, word: str, plural: str | None = None) -> str:
 
 def _a(word: str) -> str:
     return "an" if word[:1].lower() in "aeiou" else "a"
-
-
-def _member_keys(raws: list[Mapping[str, Any]]) -> list[str]:
-    """Each member's key: its own if written and not taken by an earlier member, else a
-    position ("#3") that no member of the file has written (so no two members share one)."""
-    written: list[str] = []
-    for raw in raws:
-        raw_key = raw.get("key")
-        written.append(_text(raw_key) if isinstance(raw_key, str | int) else "")
-    taken: set[str] = set()
-    own: list[str] = []
-    for key in written:
-        own.append(key if key and key not in taken else "")
-        taken.add(key)
-    keys: list[str] = []
-    for position, key in enumerate(own, start=1):
-        if not key:
-            key, n = f"#{position}", 1
-            while key in taken:
-                n += 1
-                key = f"#{position}-{n}"
-            taken.add(key)
-        keys.append(key)
-    return keys
 
 
 def _who(m: MemberReport) -> str:

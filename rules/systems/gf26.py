@@ -46,7 +46,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rules.base import Finding, Report, RuleDoc, Severity
+from rules.base import Finding, Report, RuleDoc, Severity, as_int
+from rules.base import as_str as _str
+from rules.base import member_keys as _member_keys
 from rules.dice import Dice
 
 ERROR = Severity.ERROR
@@ -257,53 +259,14 @@ DECISIONS: tuple[str, ...] = (
 
 
 def _int(value: Any, default: int = 0) -> int:
-    if isinstance(value, bool):
-        return default
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, str):
-        try:
-            return int(value.strip())
-        except ValueError:
-            return default
-    return default
-
-
-def _str(value: Any) -> str:
-    return value.strip() if isinstance(value, str) else ""
+    number = as_int(value)
+    return default if number is None else number
 
 
 def _id(value: Any) -> str:
     """'Large and In Charge' (or 'Large & In Charge') -> 'large_and_in_charge'."""
     text = _str(value).lower().replace("&", " and ")
     return re.sub(r"[^a-z0-9]+", "_", text).strip("_")
-
-
-def _member_keys(raws: list[Mapping[str, Any]]) -> list[str]:
-    """Each member's key: its own if written and not taken by an earlier member, else a
-    position ("#3") that no member of the file has written: every member needs its own key
-    for its findings, and ``report.members`` must hold every member."""
-    written: list[str] = []
-    for raw in raws:
-        raw_key = raw.get("key")
-        written.append(_str(str(raw_key)) if isinstance(raw_key, str | int) else "")
-    taken: set[str] = set()
-    own: list[str] = []
-    for key in written:
-        own.append(key if key and key not in taken else "")
-        taken.add(key)
-    keys: list[str] = []
-    for position, key in enumerate(own, start=1):
-        if not key:
-            key, n = f"#{position}", 1
-            while key in taken:
-                n += 1
-                key = f"#{position}-{n}"
-            taken.add(key)
-        keys.append(key)
-    return keys
 
 
 def _plural(n: int, word: str, plural: str | None = None) -> str:

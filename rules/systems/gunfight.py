@@ -47,6 +47,8 @@ from pathlib import Path
 from typing import Any
 
 from rules.base import Finding, Report, RuleDoc, Severity
+from rules.base import as_int as _int
+from rules.base import as_str as _str
 from rules.dice import Dice
 
 ERROR = Severity.ERROR
@@ -307,26 +309,6 @@ DECISIONS: tuple[str, ...] = (
 
 
 # --------------------------------------------------------------------------- parsing
-
-
-def _int(value: Any) -> int | None:
-    """A whole number, or None for anything else."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, str):
-        try:
-            return int(value.strip())
-        except ValueError:
-            return None
-    return None
-
-
-def _str(value: Any) -> str:
-    return value.strip() if isinstance(value, str) else ""
 
 
 def _shown(value: Any) -> str:

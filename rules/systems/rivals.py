@@ -55,6 +55,8 @@ from pathlib import Path
 from typing import Any
 
 from rules.base import Finding, Report, RuleDoc, Severity
+from rules.base import as_int as _int
+from rules.base import as_str as _str
 from rules.dice import Dice
 
 ERROR = Severity.ERROR
@@ -345,26 +347,6 @@ GANG_SCHEMA: dict[str, Any] = {"type": "object", "additionalProperties": False}
 
 def _norm(text: str) -> str:
     return " ".join(text.replace("\u2019", "'").lower().split())
-
-
-def _str(value: Any) -> str:
-    return value.strip() if isinstance(value, str) else ""
-
-
-def _int(value: Any) -> int | None:
-    """An integer read from an int, an integral float or a string of digits; else None."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, str):
-        try:
-            return int(value.strip())
-        except ValueError:
-            return None
-    return None
 
 
 def _shown(value: Any) -> str:
