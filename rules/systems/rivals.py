@@ -54,7 +54,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rules.base import Finding, Report, RuleDoc, Severity
+from rules.base import Finding, Report, RuleDoc, Severity, member_keys
 from rules.base import as_int as _int
 from rules.base import as_str as _str
 from rules.dice import Dice
@@ -686,19 +686,9 @@ class Rivals:
             raw_members = []
 
         members: list[MemberReport] = []
-        keys: set[str] = set()
-        for position, raw in enumerate(raw_members, start=1):
+        keys = member_keys(raw_members)
+        for position, (key, raw) in enumerate(zip(keys, raw_members, strict=True), start=1):
             raw = raw if isinstance(raw, Mapping) else {}
-            raw_key = raw.get("key")
-            key = _str(str(raw_key)) if isinstance(raw_key, str | int) else ""
-            if isinstance(raw_key, bool) or not key or key in keys:
-                key = f"#{position}"
-            if key in keys:  # "#2" may also have been a real key earlier on
-                suffix = 2
-                while f"{key}.{suffix}" in keys:
-                    suffix += 1
-                key = f"{key}.{suffix}"
-            keys.add(key)
             members.append(self._member(key, position, raw))
 
         gang_name = _str(roster.get("name"))
