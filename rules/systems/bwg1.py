@@ -644,6 +644,10 @@ class Bwg1:
         findings.extend(gang_findings)
         for member in members:
             findings.extend(member.findings)
+        by_position = {m.key: m for m in members}
+        for finding in gang_findings:  # a gang rule about one member shows on its card too
+            if finding.member in by_position:
+                by_position[finding.member].findings.append(finding)
 
         fame = sum(m.fame for m in members)
         leader = next((m for m in members if m.type_id == "leader"), None)

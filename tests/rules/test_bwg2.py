@@ -23,6 +23,7 @@ from rules import Report, Severity, get_system
 from rules.dice import Dice
 from rules.roster import check_roster
 from rules.systems import bwg2
+from tests.rules.findings import assert_clear, assert_flags
 
 ERROR = Severity.ERROR
 WARNING = Severity.WARNING
@@ -242,23 +243,6 @@ def evaluate(roster: Any) -> Report:
 
 
 # --------------------------------------------------------------------------- assertions
-
-
-def assert_flags(report: Report, code: str, severity: Severity, member: str | None):
-    """Exactly one ``code`` finding, with that severity, about that member (None: gang)."""
-    found = [f for f in report.findings if f.code == code]
-    assert len(found) == 1, f"expected one {code}, got {report.codes()}"
-    finding = found[0]
-    assert finding.severity is severity, finding
-    assert finding.member == member, finding
-    assert finding.message.strip(), "a finding says what to change"
-    if severity is ERROR:
-        assert not report.is_legal
-    return finding
-
-
-def assert_clear(report: Report, code: str) -> None:
-    assert code not in report.codes(), [f for f in report.findings if f.code == code]
 
 
 # --------------------------------------------------------------------------- the rule list
