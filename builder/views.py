@@ -99,8 +99,10 @@ def _get_builder_gang(user, gang_id: int) -> Gang:
     return gang
 
 
-def _get_member(gang: Gang, member_id: int) -> Member:
-    return get_object_or_404(gang.members.all(), pk=member_id)
+def _get_builder_member(user, gang_id: int, member_id: int) -> tuple[Gang, Member]:
+    """The user's gang (one the builder edits) and one of its members; otherwise 404."""
+    gang = _get_builder_gang(user, gang_id)
+    return gang, get_object_or_404(gang.members.all(), pk=member_id)
 
 
 # --------------------------------------------------------------------------- the builder
@@ -138,7 +140,7 @@ def _builder_context(
         "horses": [i for i in catalogue if i.category == Item.Category.HORSE],
         "add_form": add_form or MemberAddForm(system_id=gang.system),
         "settings_form": settings_form or GangSettingsForm.for_gang(gang),
-        "share_url": request.build_absolute_uri(reverse("gang_shared", args=[gang.share_token])),
+        "share_url": _share_url(request, gang),
     }
 
 
@@ -195,27 +197,31 @@ def _member_template(gang: Gang) -> str:
     return "builder/_member_generic.html"
 
 
+def _share_url(request: HttpRequest, gang: Gang) -> str:
+    return request.build_absolute_uri(reverse("gang_shared", args=[gang.share_token]))
+
+
+def _readonly_context(gang: Gang) -> dict[str, Any]:
+    """What the read-only pages show: the gang, its figures and how its members look."""
+    evaluated = evaluate_gang(gang)
+    return {
+        "gang": gang,
+        "system": evaluated.system,
+        "report": evaluated.report,
+        "evaluated": evaluated,
+        "rows": evaluated.item_rows(),
+        "member_template": _member_template(gang),
+    }
+
+
 def _render_gang_view(
     request: HttpRequest, gang: Gang, *, settings_form: GangSettingsForm | None = None, **_: Any
 ) -> HttpResponse:
     """The owner's page of a gang the browser builder does not edit yet."""
-    evaluated = evaluate_gang(gang)
-    return render(
-        request,
-        "builder/gang_view.html",
-        {
-            "gang": gang,
-            "system": evaluated.system,
-            "report": evaluated.report,
-            "evaluated": evaluated,
-            "rows": evaluated.item_rows(),
-            "member_template": _member_template(gang),
-            "settings_form": settings_form or GangSettingsForm.for_gang(gang),
-            "share_url": request.build_absolute_uri(
-                reverse("gang_shared", args=[gang.share_token])
-            ),
-        },
-    )
+    context = _readonly_context(gang)
+    context["settings_form"] = settings_form or GangSettingsForm.for_gang(gang)
+    context["share_url"] = _share_url(request, gang)
+    return render(request, "builder/gang_view.html", context)
 
 
 @login_required
@@ -299,8 +305,7 @@ def member_add(request: HttpRequest, gang_id: int) -> HttpResponse:
 @login_required
 @post_only
 def member_update(request: HttpRequest, gang_id: int, member_id: int) -> HttpResponse:
-    gang = _get_builder_gang(request.user, gang_id)
-    member = _get_member(gang, member_id)
+    gang, member = _get_builder_member(request.user, gang_id, member_id)
     form = MemberForm(request.POST, system_id=gang.system)
     if not form.is_valid():
         return _invalid(request, gang, member, "form", form)
@@ -316,8 +321,7 @@ def member_update(request: HttpRequest, gang_id: int, member_id: int) -> HttpRes
 @login_required
 @post_only
 def member_points(request: HttpRequest, gang_id: int, member_id: int) -> HttpResponse:
-    gang = _get_builder_gang(request.user, gang_id)
-    member = _get_member(gang, member_id)
+    gang, member = _get_builder_member(request.user, gang_id, member_id)
     report = evaluate_gang(gang).report.members[str(member.pk)]
     form = PointsForm(request.POST, member_report=report)
     if not form.is_valid():
@@ -329,8 +333,7 @@ def member_points(request: HttpRequest, gang_id: int, member_id: int) -> HttpRes
 @login_required
 @post_only
 def member_weapon_add(request: HttpRequest, gang_id: int, member_id: int) -> HttpResponse:
-    gang = _get_builder_gang(request.user, gang_id)
-    member = _get_member(gang, member_id)
+    gang, member = _get_builder_member(request.user, gang_id, member_id)
     form = ItemChoiceForm(
         request.POST, user=request.user, system_id=gang.system, category=Item.Category.WEAPON
     )
@@ -345,8 +348,7 @@ def member_weapon_add(request: HttpRequest, gang_id: int, member_id: int) -> Htt
 def member_weapon_remove(
     request: HttpRequest, gang_id: int, member_id: int, member_item_id: int
 ) -> HttpResponse:
-    gang = _get_builder_gang(request.user, gang_id)
-    member = _get_member(gang, member_id)
+    gang, member = _get_builder_member(request.user, gang_id, member_id)
     member_item = get_object_or_404(member.member_items.all(), pk=member_item_id)
     services.remove_item(member_item)
     return _changed(request, gang, f"#member-{member.pk}")
@@ -355,8 +357,7 @@ def member_weapon_remove(
 @login_required
 @post_only
 def member_horse(request: HttpRequest, gang_id: int, member_id: int) -> HttpResponse:
-    gang = _get_builder_gang(request.user, gang_id)
-    member = _get_member(gang, member_id)
+    gang, member = _get_builder_member(request.user, gang_id, member_id)
     form = ItemChoiceForm(
         request.POST,
         user=request.user,
@@ -376,8 +377,7 @@ def member_horse(request: HttpRequest, gang_id: int, member_id: int) -> HttpResp
 @login_required
 @post_only
 def member_move(request: HttpRequest, gang_id: int, member_id: int) -> HttpResponse:
-    gang = _get_builder_gang(request.user, gang_id)
-    member = _get_member(gang, member_id)
+    gang, member = _get_builder_member(request.user, gang_id, member_id)
     form = MoveForm(request.POST)
     if not form.is_valid():
         return _invalid(request, gang, member, "move", form)
@@ -388,8 +388,7 @@ def member_move(request: HttpRequest, gang_id: int, member_id: int) -> HttpRespo
 @login_required
 @require_http_methods(PAGE_METHODS)
 def member_delete(request: HttpRequest, gang_id: int, member_id: int) -> HttpResponse:
-    gang = _get_builder_gang(request.user, gang_id)
-    member = _get_member(gang, member_id)
+    gang, member = _get_builder_member(request.user, gang_id, member_id)
     if request.method == "POST":
         services.delete_member(member)
         return _changed(request, gang, "#members")
@@ -419,20 +418,9 @@ def gang_sheet_pdf(request: HttpRequest, gang_id: int) -> HttpResponse:
 
 def gang_shared(request: HttpRequest, token: str) -> HttpResponse:
     gang = get_object_or_404(Gang, share_token=token)
-    evaluated = evaluate_gang(gang)
-    return render(
-        request,
-        "builder/gang_shared.html",
-        {
-            "gang": gang,
-            "system": evaluated.system,
-            "report": evaluated.report,
-            "evaluated": evaluated,
-            "rows": evaluated.item_rows(),
-            "member_template": _member_template(gang),
-            "is_owner": request.user.is_authenticated and request.user.pk == gang.owner_id,
-        },
-    )
+    context = _readonly_context(gang)
+    context["is_owner"] = request.user.is_authenticated and request.user.pk == gang.owner_id
+    return render(request, "builder/gang_shared.html", context)
 
 
 def gang_shared_pdf(request: HttpRequest, token: str) -> HttpResponse:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from pathlib import Path
 from typing import Any, Protocol
 
 
@@ -76,6 +78,14 @@ class Report:
 
     def codes(self) -> list[str]:
         return [f.code for f in self.findings]
+
+
+DATA_DIR = Path(__file__).parent / "data"
+
+
+def load_content(system_id: str) -> dict[str, Any]:
+    """A system's content from its rulebook: ``rules/data/<id>.json``."""
+    return json.loads((DATA_DIR / f"{system_id}.json").read_text("utf-8"))
 
 
 def as_int(value: Any) -> int | None:

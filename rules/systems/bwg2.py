@@ -55,10 +55,9 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-from rules.base import Finding, Report, RuleDoc, Severity
+from rules.base import Finding, Report, RuleDoc, Severity, load_content
 from rules.base import as_int as _int
 from rules.base import as_str as _str
 from rules.base import member_keys as _member_keys
@@ -68,9 +67,7 @@ ERROR = Severity.ERROR
 WARNING = Severity.WARNING
 
 SEED = "000_863c21c7d229bf40.txt"
-CONTENT: dict[str, Any] = json.loads(
-    (Path(__file__).parent.parent / "data" / "bwg2.json").read_text("utf-8")
-)
+CONTENT: dict[str, Any] = load_content("bwg2")
 
 ATTRIBUTES: tuple[str, ...] = tuple(a["id"] for a in CONTENT["attributes"])
 ATTRIBUTE_LABELS: dict[str, str] = {a["id"]: a["label"] for a in CONTENT["attributes"]}

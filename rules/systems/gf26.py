@@ -39,14 +39,12 @@ profiles are invented samples.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from rules.base import Finding, Report, RuleDoc, Severity, as_int
+from rules.base import Finding, Report, RuleDoc, Severity, as_int, load_content
 from rules.base import as_str as _str
 from rules.base import member_keys as _member_keys
 from rules.dice import Dice
@@ -55,9 +53,7 @@ ERROR = Severity.ERROR
 WARNING = Severity.WARNING
 
 SEED = "001_9a9f6354e78230fb.txt"
-CONTENT: dict[str, Any] = json.loads(
-    (Path(__file__).parent.parent / "data" / "gf26.json").read_text("utf-8")
-)
+CONTENT: dict[str, Any] = load_content("gf26")
 
 ATTRIBUTES: tuple[str, ...] = tuple(a["id"] for a in CONTENT["attributes"])
 ATTRIBUTE_LABELS: dict[str, str] = {a["id"]: a["label"] for a in CONTENT["attributes"]}

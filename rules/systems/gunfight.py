@@ -43,10 +43,9 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from rules.base import Finding, Report, RuleDoc, Severity, member_keys
+from rules.base import Finding, Report, RuleDoc, Severity, load_content, member_keys
 from rules.base import as_int as _int
 from rules.base import as_str as _str
 from rules.dice import Dice
@@ -56,9 +55,7 @@ WARNING = Severity.WARNING
 
 SEED = "004_408766a37f4dcf7f.txt"
 
-CONTENT: dict[str, Any] = json.loads(
-    (Path(__file__).parent.parent / "data" / "gunfight.json").read_text("utf-8")
-)
+CONTENT: dict[str, Any] = load_content("gunfight")
 
 CHARACTERISTICS: tuple[str, ...] = tuple(c["id"] for c in CONTENT["characteristics"])
 LABELS: dict[str, str] = {c["id"]: c["label"] for c in CONTENT["characteristics"]}

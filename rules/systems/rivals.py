@@ -51,10 +51,9 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from rules.base import Finding, Report, RuleDoc, Severity, member_keys
+from rules.base import Finding, Report, RuleDoc, Severity, load_content, member_keys
 from rules.base import as_int as _int
 from rules.base import as_str as _str
 from rules.dice import Dice
@@ -63,9 +62,7 @@ ERROR = Severity.ERROR
 WARNING = Severity.WARNING
 
 SEED = "003_c03a98c2ce9ed0ff.txt"
-CONTENT: dict[str, Any] = json.loads(
-    (Path(__file__).parent.parent / "data" / "rivals.json").read_text("utf-8")
-)
+CONTENT: dict[str, Any] = load_content("rivals")
 
 CCP_BUDGET: int = CONTENT["ccp"]
 MIN_OUTLAWS: int = CONTENT["min_outlaws"]
@@ -747,29 +744,24 @@ class Rivals:
                 f"Outlaw {key} has no name: give them one for the Wanted Poster.",
             )
 
+        def choice(field: str, choices: Any, what: str, not_one: str, options: str) -> str:
+            """The field's value if it is one of ``choices``; else a finding and ""."""
+            raw_value = data.get(field)
+            value = _str(raw_value).lower()
+            if value in choices:
+                return value
+            if raw_value is None or (value == "" and isinstance(raw_value, str)):
+                add(f"rivals.no_{field}", f"{who} has no {what}: choose {options}.")
+            else:
+                add(
+                    f"rivals.unknown_{field}",
+                    f"{_shown(raw_value)} is not {not_one}: choose {options}.",
+                )
+            return ""
+
         # Gender and handedness
-        raw_gender = data.get("gender")
-        gender = _str(raw_gender).lower()
-        if gender in GENDERS:
-            m.gender = gender
-        elif raw_gender is None or (gender == "" and isinstance(raw_gender, str)):
-            add("rivals.no_gender", f"{who} has no gender: choose male or female.")
-        else:
-            add(
-                "rivals.unknown_gender",
-                f"{_shown(raw_gender)} is not a gender the book offers: choose male or female.",
-            )
-        raw_hand = data.get("hand")
-        hand = _str(raw_hand).lower()
-        if hand in HANDS:
-            m.hand = hand
-        elif raw_hand is None or (hand == "" and isinstance(raw_hand, str)):
-            add("rivals.no_hand", f"{who} has no handedness: choose left or right.")
-        else:
-            add(
-                "rivals.unknown_hand",
-                f"{_shown(raw_hand)} is not a handedness: choose left or right.",
-            )
+        m.gender = choice("gender", GENDERS, "gender", "a gender the book offers", "male or female")
+        m.hand = choice("hand", HANDS, "handedness", "a handedness", "left or right")
 
         # Steps 1-6: one tier per row
         tiers = data.get("tiers")
