@@ -2,35 +2,127 @@
 
 from __future__ import annotations
 
-import re
 
 from django import forms
 
-from builder.models import Gang, Item
-from rules import get_system, system_choices
+from builder.editors import get_editor
+from builder.models import ContentPack, Gang, Item
+from rules import all_systems, get_system
 from rules.roster import MAX_BYTES, RosterFileError, read_roster
 from rules.systems import bwg1
 
 MAX_LIMIT = 100_000
-# The systems the browser builder edits; gangs of the others come in as roster files.
+# The system whose builder has its own views (builder/views.py); the others are edited
+# through their editor's actions (builder/editors).
 BUILDER_SYSTEMS = ("bwg1",)
+
+
+def browser_systems() -> list[str]:
+    """The systems whose gangs are built in the browser."""
+    return [s.id for s in all_systems() if get_editor(s.id).edits_in_browser]
+
+
+def limit_help(system) -> str:
+    if system.id == "rivals":
+        return "Rivals gangs always have 30 CCP to spend."
+    if not system.limit_presets:
+        return f"Optional: {system.name} has no {system.total_label} limit."
+    presets = " or ".join(str(p) for p in system.limit_presets)
+    return f"{system.name}: usually {presets}. Leave empty for none."
 
 
 class GangCreateForm(forms.Form):
     name = forms.CharField(max_length=100, label="Gang name")
     system = forms.ChoiceField(label="Game system")
     limit = forms.IntegerField(
-        label="Fame limit",
+        label="Limit (Fame, points…)",
         required=False,
         min_value=1,
         max_value=MAX_LIMIT,
-        help_text="Optional. A first gang is usually about 400 Fame.",
+        help_text="Optional. Leave it empty for the game's usual limit.",
     )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["system"].choices = [c for c in system_choices() if c[0] in BUILDER_SYSTEMS]
+        editable = browser_systems()
+        self.fields["system"].choices = [(s.id, s.name) for s in all_systems() if s.id in editable]
         self.fields["name"].widget.attrs["autocomplete"] = "off"
+        self.fields["limit"].help_text = " ".join(
+            limit_help(s) for s in all_systems() if s.id in editable
+        )
+
+    def clean(self):
+        cleaned = super().clean()
+        system_id = cleaned.get("system")
+        if system_id and cleaned.get("limit") is None and "limit" not in self.errors:
+            system = get_system(system_id)
+            # Rivals' 30 CCP is the game's; bwg1 keeps "no limit" as the player's choice.
+            if system.id != "bwg1":
+                cleaned["limit"] = system.default_limit
+        return cleaned
+
+
+class PacksForm(forms.Form):
+    """Which content packs a gang uses: the owner's own and everyone's public ones."""
+
+    packs = forms.ModelMultipleChoiceField(
+        queryset=ContentPack.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label="Content packs this gang uses",
+    )
+
+    def __init__(self, *args, gang: Gang, **kwargs):
+        kwargs.setdefault("prefix", "packs")
+        self.in_use = list(gang.packs.values_list("pk", flat=True))
+        if not args and "initial" not in kwargs:
+            kwargs["initial"] = {"packs": self.in_use}
+        super().__init__(*args, **kwargs)
+        field = self.fields["packs"]
+        field.queryset = (
+            ContentPack.objects.visible_to(gang.owner)
+            .filter(system=gang.system)
+            .select_related("owner")
+        )
+        field.label_from_instance = lambda p: (
+            f"{p.name}{'' if p.owner_id == gang.owner_id else ' (by ' + p.owner.get_username() + ')'}"
+        )
+
+
+class PackForm(forms.ModelForm):
+    use_in_my_gangs = forms.BooleanField(
+        required=False,
+        initial=True,
+        label="Use it in all my gangs of this system",
+        help_text="You can pick packs for each gang on its page.",
+    )
+
+    class Meta:
+        model = ContentPack
+        fields = ["system", "name", "description", "is_public"]
+        labels = {"is_public": "Public: every player can see and use it"}
+        widgets = {"description": forms.Textarea(attrs={"rows": 3})}
+
+    def __init__(self, *args, owner, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.instance.owner = owner
+        kinds = [s for s in all_systems() if get_editor(s.id).content_kinds]
+        self.fields["system"] = forms.ChoiceField(
+            choices=[(s.id, s.name) for s in kinds], label="Game system"
+        )
+        if self.instance.pk:
+            self.fields["system"].disabled = True
+            del self.fields["use_in_my_gangs"]
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"].strip()
+        system = self.cleaned_data.get("system") or self.instance.system
+        same = ContentPack.objects.filter(
+            owner=self.instance.owner, system=system, name__iexact=name
+        ).exclude(pk=self.instance.pk)
+        if same.exists():
+            raise forms.ValidationError("You already have a pack with this name for this system.")
+        return name
 
 
 class RosterImportForm(forms.Form):
@@ -164,88 +256,12 @@ class ItemChoiceForm(forms.Form):
         },
     )
 
-    def __init__(self, *args, user, system_id: str, category: str, required=True, **kwargs):
+    def __init__(self, *args, gang: Gang, category: str, required=True, **kwargs):
         super().__init__(*args, **kwargs)
         field = self.fields["item"]
-        field.queryset = Item.objects.available_to(user).filter(system=system_id, category=category)
+        field.queryset = Item.objects.for_gang(gang).filter(category=category)
         field.required = required
 
 
 class MoveForm(forms.Form):
     direction = forms.ChoiceField(choices=[("up", "Up"), ("down", "Down")])
-
-
-STRENGTH_RE = re.compile(r"^(M(\+[1-6])?|[1-9]|1[0-2])$")
-TRAIT_CHOICES = [(t, t.capitalize()) for t in bwg1.WEAPON_TRAITS]
-
-
-class WeaponForm(forms.Form):
-    """A user's own bwg1 weapon."""
-
-    name = forms.CharField(max_length=80)
-    kind = forms.ChoiceField(choices=[("ranged", "Ranged (uses RC)"), ("melee", "Melee (uses MC)")])
-    hands = forms.TypedChoiceField(
-        choices=[(1, "1-handed"), (2, "2-handed")], coerce=int, initial=1
-    )
-    level = forms.IntegerField(min_value=1, max_value=12, help_text="Adds to the member's XP.")
-    strength = forms.CharField(
-        max_length=4,
-        required=False,
-        label="Str",
-        help_text='A number, or "M", "M+1", "M+2" for melee weapons. Leave empty if unknown.',
-    )
-    traits = forms.MultipleChoiceField(
-        choices=TRAIT_CHOICES, required=False, widget=forms.CheckboxSelectMultiple
-    )
-
-    def __init__(self, *args, user, instance: Item | None = None, **kwargs):
-        self.user = user
-        self.instance = instance
-        if instance is not None and "initial" not in kwargs:
-            kwargs["initial"] = {"name": instance.name, **instance.stats}
-        super().__init__(*args, **kwargs)
-
-    def clean_name(self) -> str:
-        name = self.cleaned_data["name"]
-        mine = Item.objects.filter(
-            owner=self.user, system="bwg1", category=Item.Category.WEAPON, name__iexact=name
-        )
-        if self.instance is not None:
-            mine = mine.exclude(pk=self.instance.pk)
-        if mine.exists():
-            raise forms.ValidationError("You already have a weapon with this name.")
-        return name
-
-    def clean_strength(self) -> str:
-        value = self.cleaned_data["strength"].strip().upper().replace(" ", "")
-        if value and not STRENGTH_RE.match(value):
-            raise forms.ValidationError('Write a number from 1 to 12, or "M", "M+1" … "M+6".')
-        return value
-
-    def clean(self):
-        cleaned = super().clean()
-        kind = cleaned.get("kind")
-        traits = set(cleaned.get("traits") or [])
-        if kind == "melee" and traits & bwg1.RANGED_TRAITS:
-            names = ", ".join(sorted(t.capitalize() for t in traits & bwg1.RANGED_TRAITS))
-            self.add_error("traits", f"{names} is a ranged trait: make the weapon ranged.")
-        if kind == "ranged" and traits & bwg1.MELEE_TRAITS:
-            self.add_error("traits", "Parry is a melee trait: make the weapon melee.")
-        if kind == "ranged" and cleaned.get("strength", "").startswith("M"):
-            self.add_error("strength", '"M" strengths are for melee weapons.')
-        return cleaned
-
-    def save(self) -> Item:
-        from builder import services
-
-        item = self.instance or Item(owner=self.user, system="bwg1", category=Item.Category.WEAPON)
-        data = self.cleaned_data
-        item.name = data["name"]
-        item.stats = {
-            "kind": data["kind"],
-            "hands": data["hands"],
-            "level": data["level"],
-            "strength": data["strength"],
-            "traits": [t for t in bwg1.WEAPON_TRAITS if t in data["traits"]],
-        }
-        return services.save_own_item(item)

@@ -1,8 +1,10 @@
 """Two kinds of data, kept apart.
 
-*Content* (``Item``) is game data: the catalogue of weapons, horses and the like. Built-in
-content has no owner and is loaded from ``fixtures/``; a user's own entries have an owner
-and only that user sees or uses them.
+*Content* (``Item``) is game data: the catalogue of weapons, horses, character cards,
+profiles and the like. Built-in content has no owner and no pack, and is loaded from
+``fixtures/`` and the rules engine's data; a user's own entries live in a
+``ContentPack`` they own, private or public. A gang uses the built-in content plus the
+packs picked for it (``Gang.packs``).
 
 *User data* (``Gang``, ``Member``, ``MemberItem``) always has an owner, through the gang.
 What a member *is* in its game system (type, profession, attribute points...) is stored as
@@ -23,12 +25,61 @@ def new_share_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+class ContentPackQuerySet(models.QuerySet):
+    def visible_to(self, user) -> ContentPackQuerySet:
+        """The user's own packs and everyone's public ones."""
+        if user is None or not user.is_authenticated:
+            return self.filter(is_public=True)
+        return self.filter(Q(is_public=True) | Q(owner=user))
+
+
+class ContentPack(models.Model):
+    """A user's own content for one game system: cards, profiles, weapons, items."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="packs"
+    )
+    system = models.CharField(max_length=20)
+    name = models.CharField(max_length=80)
+    description = models.TextField(blank=True, max_length=2000)
+    is_public = models.BooleanField(
+        default=False, help_text="Public packs can be seen and used by every player."
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    objects = ContentPackQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["system", "name", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["owner", "system", "name"], name="unique_pack_name_per_owner"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class ItemQuerySet(models.QuerySet):
     def available_to(self, user) -> ItemQuerySet:
-        """Built-in content plus the user's own entries."""
+        """Built-in content plus everything in the user's own packs."""
         if user is None or not user.is_authenticated:
             return self.filter(owner__isnull=True)
         return self.filter(Q(owner__isnull=True) | Q(owner=user))
+
+    def for_gang(self, gang: Gang) -> ItemQuerySet:
+        """What a gang may use: built-in content of its system plus its picked packs.
+
+        A picked pack counts only while it is the gang owner's own or public, so a pack
+        made private again disappears from other players' gangs.
+        """
+        picked = Q(
+            pack__in=gang.packs.filter(Q(owner_id=gang.owner_id) | Q(is_public=True)).values("pk")
+        )
+        return self.filter(Q(owner__isnull=True) | picked, system=gang.system).select_related(
+            "pack"
+        )
 
 
 class ItemManager(models.Manager.from_queryset(ItemQuerySet)):
@@ -43,6 +94,10 @@ class Item(models.Model):
     class Category(models.TextChoices):
         WEAPON = "weapon", "Weapon"
         HORSE = "horse", "Horse"
+        CARD = "card", "Character card"
+        EXTRA = "extra", "Consumable or thrown weapon"
+        PROFILE = "profile", "Profile"
+        EQUIPMENT = "equipment", "Equipment"
 
     system = models.CharField(max_length=20)
     category = models.CharField(max_length=20, choices=Category)
@@ -55,6 +110,14 @@ class Item(models.Model):
         on_delete=models.CASCADE,
         related_name="items",
         help_text="Empty for built-in content.",
+    )
+    pack = models.ForeignKey(
+        ContentPack,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="items",
+        help_text="The pack an owned entry belongs to (empty for built-in content).",
     )
     is_sample = models.BooleanField(
         default=False, help_text="Shipped content whose numbers the book does not give."
@@ -72,8 +135,13 @@ class Item(models.Model):
                 name="unique_builtin_item_name",
             ),
             models.UniqueConstraint(
-                fields=["owner", "system", "category", "name"],
-                name="unique_owned_item_name",
+                fields=["pack", "category", "name"],
+                name="unique_item_name_in_pack",
+            ),
+            models.CheckConstraint(
+                condition=Q(owner__isnull=True, pack__isnull=True)
+                | Q(owner__isnull=False, pack__isnull=False),
+                name="owned_items_are_in_a_pack",
             ),
         ]
 
@@ -106,6 +174,9 @@ class Gang(models.Model):
         default=dict, blank=True, help_text="The system-specific part of the gang (roster 'gang')."
     )
     version = models.PositiveIntegerField(default=1)
+    packs = models.ManyToManyField(
+        ContentPack, blank=True, related_name="gangs", help_text="Content packs this gang uses."
+    )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -140,3 +211,35 @@ class MemberItem(models.Model):
 
     def __str__(self) -> str:
         return f"{self.member}: {self.item}"
+
+
+class DiceRoll(models.Model):
+    """One throw the app made: who, when, what for, each die, and what came of it.
+
+    Rows are only ever added. A roll is made by a POST and stored in the same
+    transaction as its result, so reloading a page shows the same roll; rolling again
+    is a new row.
+    """
+
+    gang = models.ForeignKey(Gang, on_delete=models.CASCADE, related_name="dice_rolls")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    action = models.CharField(max_length=100, help_text="What the player asked for.")
+    member_name = models.CharField(max_length=100, blank=True)
+    purpose = models.CharField(max_length=200, help_text="What this die was thrown for.")
+    sides = models.PositiveSmallIntegerField()
+    dice = models.JSONField(default=list)
+    total = models.IntegerField()
+    outcome = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.purpose}: {self.dice}"
+
+    @property
+    def notation(self) -> str:
+        return f"{len(self.dice)}D{self.sides}"

@@ -12,11 +12,21 @@ from django.db import transaction
 from django.db.models import F, Max
 from django.utils import timezone
 
-from builder.models import Gang, Item, Member, MemberItem, new_share_token
+from builder.models import (
+    ContentPack,
+    DiceRoll,
+    Gang,
+    Item,
+    Member,
+    MemberItem,
+    new_share_token,
+)
 from rules import get_system
 from rules.roster import Problem, RosterFileError
 
 IMPORTED_NAME = "Imported gang"
+MY_WEAPONS = "My weapons"
+COPY_PREFIX = "Copy of "
 
 
 def _touch(gang: Gang) -> None:
@@ -35,7 +45,107 @@ def _touch(gang: Gang) -> None:
 @transaction.atomic
 def create_gang(owner, *, system: str, name: str, limit: int | None) -> Gang:
     get_system(system)  # unknown systems fail here, before anything is saved
-    return Gang.objects.create(owner=owner, system=system, name=name, limit=limit)
+    gang = Gang.objects.create(owner=owner, system=system, name=name, limit=limit)
+    _pick_own_packs(gang)
+    return gang
+
+
+def _pick_own_packs(gang: Gang) -> None:
+    """A new gang starts with its owner's own packs for the system picked."""
+    gang.packs.add(*ContentPack.objects.filter(owner=gang.owner_id, system=gang.system))
+
+
+@transaction.atomic
+def clone_gang(gang: Gang) -> Gang:
+    """A copy of the gang for its owner: members, items, packs; a new share link.
+
+    The dice log stays with the original: the copy's history starts empty.
+    """
+    members = list(gang.members.prefetch_related("member_items"))
+    copy = Gang.objects.create(
+        owner=gang.owner,
+        system=gang.system,
+        name=(COPY_PREFIX + gang.name)[:100],
+        limit=gang.limit,
+        data=gang.data,
+    )
+    copy.packs.set(gang.packs.all())
+    new_members = Member.objects.bulk_create(
+        [Member(gang=copy, position=m.position, name=m.name, data=m.data) for m in members]
+    )
+    MemberItem.objects.bulk_create(
+        [
+            MemberItem(member=new, item_id=mi.item_id, position=mi.position)
+            for old, new in zip(members, new_members, strict=True)
+            for mi in old.member_items.all()
+        ]
+    )
+    return copy
+
+
+@transaction.atomic
+def set_gang_packs(gang: Gang, packs) -> Gang:
+    gang.packs.set(packs)
+    _touch(gang)
+    return gang
+
+
+# --------------------------------------------------------------------------- builder actions
+
+
+def next_position(gang: Gang) -> int:
+    last = gang.members.aggregate(last=Max("position"))["last"]
+    return 0 if last is None else last + 1
+
+
+def append_member(gang: Gang, *, name: str, data: Mapping[str, Any]) -> Member:
+    """A new member at the end of the gang (for actions, inside their transaction)."""
+    return Member.objects.create(
+        gang=gang, name=name, position=next_position(gang), data=dict(data)
+    )
+
+
+def run_action(form, *, user) -> Any:
+    """Do one builder action (a valid ``ActionForm``) in one transaction.
+
+    The gang's row is locked first (and the member re-read under the lock), so two quick
+    clicks are applied one after the other. Every die the action rolls is stored in the
+    dice log in the same transaction as its result. Returns the action's context (its
+    ``anchor`` says where to scroll).
+    """
+    from builder.editors import ActionContext
+
+    with transaction.atomic():
+        gang = Gang.objects.select_for_update().get(pk=form.gang.pk)
+        member = None
+        if form.member is not None:
+            member = Member.objects.select_for_update().get(pk=form.member.pk, gang=gang)
+        ctx = ActionContext(gang=gang, user=user, catalogue=form.catalogue, member=member)
+        form.apply(ctx)
+        record_rolls(ctx, action=form.label)
+        _touch(gang)
+        form.gang.version = gang.version
+    return ctx
+
+
+def record_rolls(ctx, *, action: str) -> list[DiceRoll]:
+    member_name = ctx.member.name if ctx.member is not None else ""
+    return DiceRoll.objects.bulk_create(
+        [
+            DiceRoll(
+                gang=ctx.gang,
+                user=ctx.user if getattr(ctx.user, "is_authenticated", False) else None,
+                action=action[:100],
+                member_name=member_name[:100],
+                purpose=roll.purpose[:200],
+                sides=roll.sides,
+                dice=list(roll.dice),
+                total=roll.total,
+                outcome=ctx.outcome[:300],
+            )
+            for roll in ctx.dice.log
+        ]
+    )
 
 
 @transaction.atomic
@@ -174,6 +284,57 @@ def delete_own_item(item: Item) -> None:
     item.delete()
 
 
+# --------------------------------------------------------------------------- content packs
+
+
+@transaction.atomic
+def my_weapons_pack(owner, system: str = "bwg1") -> ContentPack:
+    """The pack the catalogue page adds weapons to; made (and picked for the owner's
+    gangs of that system) the first time it is needed."""
+    pack, created = ContentPack.objects.get_or_create(
+        owner=owner,
+        system=system,
+        name=MY_WEAPONS,
+        defaults={"description": "Weapons you added to your catalogue."},
+    )
+    if created:
+        for gang in Gang.objects.filter(owner=owner, system=system):
+            gang.packs.add(pack)
+    return pack
+
+
+@transaction.atomic
+def save_pack(pack: ContentPack, *, use_in_my_gangs: bool = False) -> ContentPack:
+    created = pack.pk is None
+    pack.save()
+    if created and use_in_my_gangs:
+        for gang in Gang.objects.filter(owner=pack.owner, system=pack.system):
+            gang.packs.add(pack)
+    else:
+        for gang in pack.gangs.all():
+            _touch(gang)
+    return pack
+
+
+@transaction.atomic
+def delete_pack(pack: ContentPack) -> None:
+    """Raises ProtectedError while a member still carries one of its entries."""
+    gangs = list(pack.gangs.all())
+    pack.delete()
+    for gang in gangs:
+        _touch(gang)
+
+
+@transaction.atomic
+def save_entry(form, instance: Item | None = None) -> Item:
+    """A pack's entry from a valid ``EntryForm``."""
+    pack = form.pack
+    item = instance or Item(owner=pack.owner, pack=pack, system=pack.system, category=form.category)
+    item.name = form.cleaned_data["name"]
+    item.stats = form.stats()
+    return save_own_item(item)
+
+
 # --------------------------------------------------------------------------- roster files
 
 
@@ -193,6 +354,7 @@ def import_gang(owner, roster: Mapping[str, Any]) -> Gang:
         limit=roster.get("limit"),
         data=dict(roster.get("gang") or {}),
     )
+    _pick_own_packs(gang)
     slots = getattr(system, "item_slots", {})
     catalogue = list(Item.objects.available_to(owner).filter(system=system.id))
     problems: list[Problem] = []
@@ -240,12 +402,14 @@ def _catalogue_item(
             f"you already have your own {category} called “{name}” with other figures: "
             "rename it in the file or in your catalogue, then import again",
         )
+    pack = my_weapons_pack(owner, system)
     item = Item.objects.create(
         system=system,
         category=category,
         name=name,
         stats=stats,
         owner=owner,
+        pack=pack,
         source="imported from a roster file",
     )
     catalogue.append(item)

@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib import messages
-from django.db.models import Prefetch, ProtectedError
+from django.db.models import Count, Prefetch, ProtectedError, Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.urls import reverse
@@ -23,6 +23,8 @@ from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
 from builder import pdf, services
+from builder.editors import Catalogue, get_editor
+from builder.editors.bwg1 import WeaponForm
 from builder.forms import (
     BUILDER_SYSTEMS,
     GangCreateForm,
@@ -31,13 +33,14 @@ from builder.forms import (
     MemberAddForm,
     MemberForm,
     MoveForm,
+    PackForm,
+    PacksForm,
     PointsForm,
     RosterImportForm,
-    WeaponForm,
 )
-from builder.models import Gang, Item, Member, MemberItem
+from builder.models import ContentPack, Gang, Item, Member, MemberItem
 from builder.roster import evaluate_gang, export_roster
-from rules import get_system
+from rules import all_systems, get_system
 from rules.roster import RosterFileError, write_roster
 
 
@@ -118,7 +121,7 @@ def _builder_context(
 ) -> dict[str, Any]:
     evaluated = evaluate_gang(gang)
     member_errors = member_errors or {}
-    catalogue = list(Item.objects.available_to(request.user).filter(system=gang.system))
+    catalogue = list(Item.objects.for_gang(gang))
     rows = evaluated.item_rows()
     for row in rows:
         row["urls"] = _member_urls(gang.pk, row["member"].pk)
@@ -140,6 +143,7 @@ def _builder_context(
         "horses": [i for i in catalogue if i.category == Item.Category.HORSE],
         "add_form": add_form or MemberAddForm(system_id=gang.system),
         "settings_form": settings_form or GangSettingsForm.for_gang(gang),
+        "packs_form": PacksForm(gang=gang),
         "share_url": _share_url(request, gang),
     }
 
@@ -170,11 +174,140 @@ def _weapon_options(weapons: list[Item]) -> str:
 
 def _render_builder(request: HttpRequest, gang: Gang, **kwargs: Any) -> HttpResponse:
     if gang.system not in BUILDER_SYSTEMS:
+        if get_editor(gang.system).edits_in_browser:
+            return _render_editor(request, gang, **kwargs)
         return _render_gang_view(request, gang, **kwargs)
+    kwargs.pop("failed", None)
+    kwargs.pop("packs_form", None)
     template = "builder/gang_detail.html"
     if request.htmx:
         template += "#builder"
-    return render(request, template, _builder_context(request, gang, **kwargs))
+    context = _builder_context(request, gang, **kwargs)
+    return render(request, template, context)
+
+
+# --------------------------------------------------------------------------- the other systems
+
+
+def _editor_context(
+    request: HttpRequest,
+    gang: Gang,
+    *,
+    failed: Any = None,
+    settings_form: GangSettingsForm | None = None,
+    packs_form: PacksForm | None = None,
+    **_: Any,
+) -> dict[str, Any]:
+    """The builder page of a system edited through its editor's actions.
+
+    ``failed`` is a bound, invalid action form: it replaces the fresh one of the same
+    action (and member), so the player's input and the errors beside it come back.
+    """
+    editor = get_editor(gang.system)
+    evaluated = evaluate_gang(gang)
+    catalogue = Catalogue.for_gang(gang)
+    rows = []
+    for member, figures in evaluated.rows():
+        forms = editor.member_forms(gang, member, figures, catalogue)
+        if failed is not None and failed.member is not None and failed.member.pk == member.pk:
+            forms[failed.action] = failed
+        rows.append({"member": member, "r": figures, "forms": forms})
+    gang_forms = editor.gang_forms(gang, catalogue)
+    if failed is not None and failed.member is None:
+        gang_forms[failed.action] = failed
+    return {
+        "gang": gang,
+        "system": evaluated.system,
+        "editor": editor,
+        "report": evaluated.report,
+        "evaluated": evaluated,
+        "rows": rows,
+        "gang_forms": gang_forms,
+        "catalogue": catalogue,
+        "settings_form": settings_form or GangSettingsForm.for_gang(gang),
+        "packs_form": packs_form or PacksForm(gang=gang),
+        "share_url": _share_url(request, gang),
+        **editor.extra_context(evaluated, catalogue),
+    }
+
+
+def _render_editor(request: HttpRequest, gang: Gang, **kwargs: Any) -> HttpResponse:
+    template = "builder/gang_build.html"
+    if request.htmx:
+        template += "#builder"
+    return render(request, template, _editor_context(request, gang, **kwargs))
+
+
+def _get_editor_gang(user, gang_id: int) -> Gang:
+    """The user's own gang, if its system is edited through actions; otherwise 404."""
+    gang = _get_gang_for_user(user, gang_id)
+    if gang.system in BUILDER_SYSTEMS or not get_editor(gang.system).edits_in_browser:
+        raise Http404("This game system has no such action.")
+    return gang
+
+
+def _do_action(request: HttpRequest, gang: Gang, form) -> HttpResponse:
+    if not form.is_valid():
+        return _render_builder(request, gang, failed=form)
+    ctx = services.run_action(form, user=request.user)
+    if request.htmx:
+        return _render_builder(request, gang)
+    return redirect(reverse("gang_detail", args=[gang.pk]) + (ctx.anchor or f"#{form.html_id}"))
+
+
+@login_required
+@post_only
+def gang_action(request: HttpRequest, gang_id: int, action: str) -> HttpResponse:
+    gang = _get_editor_gang(request.user, gang_id)
+    form_class = get_editor(gang.system).gang_actions.get(action)
+    if form_class is None:
+        raise Http404("No such action.")
+    form = form_class(request.POST, gang=gang, catalogue=Catalogue.for_gang(gang))
+    return _do_action(request, gang, form)
+
+
+@login_required
+@post_only
+def member_action(request: HttpRequest, gang_id: int, member_id: int, action: str) -> HttpResponse:
+    gang = _get_editor_gang(request.user, gang_id)
+    member = get_object_or_404(gang.members.all(), pk=member_id)
+    form_class = get_editor(gang.system).member_actions.get(action)
+    if form_class is None:
+        raise Http404("No such action.")
+    figures = evaluate_gang(gang).report.members[str(member.pk)]
+    form = form_class(
+        request.POST, gang=gang, member=member, figures=figures, catalogue=Catalogue.for_gang(gang)
+    )
+    return _do_action(request, gang, form)
+
+
+@login_required
+@post_only
+def gang_packs(request: HttpRequest, gang_id: int) -> HttpResponse:
+    gang = _get_gang_for_user(request.user, gang_id)
+    form = PacksForm(request.POST, gang=gang)
+    if not form.is_valid():
+        return _render_builder(request, gang, packs_form=form)
+    services.set_gang_packs(gang, form.cleaned_data["packs"])
+    return _changed(request, gang, "#packs")
+
+
+@login_required
+def gang_history(request: HttpRequest, gang_id: int) -> HttpResponse:
+    gang = _get_gang_for_user(request.user, gang_id)
+    rolls = list(gang.dice_rolls.select_related("user"))
+    return render(request, "builder/gang_history.html", {"gang": gang, "rolls": rolls})
+
+
+@login_required
+@require_http_methods(PAGE_METHODS)
+def gang_clone(request: HttpRequest, gang_id: int) -> HttpResponse:
+    gang = _get_gang_for_user(request.user, gang_id)
+    if request.method == "POST":
+        copy = services.clone_gang(gang)
+        messages.success(request, f"“{gang.name}” was copied. This is the copy.")
+        return redirect("gang_detail", gang_id=copy.pk)
+    return render(request, "builder/gang_confirm_clone.html", {"gang": gang})
 
 
 def _changed(request: HttpRequest, gang: Gang, anchor: str = "") -> HttpResponse:
@@ -334,9 +467,7 @@ def member_points(request: HttpRequest, gang_id: int, member_id: int) -> HttpRes
 @post_only
 def member_weapon_add(request: HttpRequest, gang_id: int, member_id: int) -> HttpResponse:
     gang, member = _get_builder_member(request.user, gang_id, member_id)
-    form = ItemChoiceForm(
-        request.POST, user=request.user, system_id=gang.system, category=Item.Category.WEAPON
-    )
+    form = ItemChoiceForm(request.POST, gang=gang, category=Item.Category.WEAPON)
     if not form.is_valid():
         return _invalid(request, gang, member, "weapons", form)
     services.add_item(member, form.cleaned_data["item"])
@@ -358,13 +489,7 @@ def member_weapon_remove(
 @post_only
 def member_horse(request: HttpRequest, gang_id: int, member_id: int) -> HttpResponse:
     gang, member = _get_builder_member(request.user, gang_id, member_id)
-    form = ItemChoiceForm(
-        request.POST,
-        user=request.user,
-        system_id=gang.system,
-        category=Item.Category.HORSE,
-        required=False,
-    )
+    form = ItemChoiceForm(request.POST, gang=gang, category=Item.Category.HORSE, required=False)
     if not form.is_valid():
         return _invalid(request, gang, member, "horse", form)
     if form.cleaned_data["item"] is None:
@@ -465,23 +590,208 @@ def gang_import(request: HttpRequest) -> HttpResponse:
     return render(request, "builder/gang_import.html", {"form": form})
 
 
-# --------------------------------------------------------------------------- own weapons
+# --------------------------------------------------------------------------- content packs
 
 
 def _get_item_for_user(user, item_id: int) -> Item:
-    return get_object_or_404(user.items.all(), pk=item_id)
+    """One entry of the user's own packs, or 404 (built-in content is nobody's)."""
+    return get_object_or_404(user.items.select_related("pack"), pk=item_id)
+
+
+def _get_pack_for_user(user, pack_id: int) -> ContentPack:
+    """The user's own pack, or 404."""
+    return get_object_or_404(user.packs.all(), pk=pack_id)
+
+
+def _entry_form_class(system_id: str, category: str):
+    kind = get_editor(system_id).kind(category)
+    if kind is None:
+        raise Http404("Packs of this system hold no such content.")
+    return kind
+
+
+def _library_sections(system_id: str, items: list[Item]) -> list[dict[str, Any]]:
+    """Entries grouped by kind, each with its one-line description."""
+    sections = []
+    for kind in get_editor(system_id).content_kinds:
+        entries = [
+            {"item": i, "text": kind.describe(i.stats)}
+            for i in items
+            if i.category == kind.category
+        ]
+        sections.append({"kind": kind, "entries": entries})
+    return sections
+
+
+@login_required
+@require_http_methods(PAGE_METHODS)
+def pack_list(request: HttpRequest) -> HttpResponse:
+    form = PackForm(request.POST or None, owner=request.user)
+    if request.method == "POST" and form.is_valid():
+        pack = services.save_pack(
+            form.instance, use_in_my_gangs=form.cleaned_data["use_in_my_gangs"]
+        )
+        messages.success(request, f"The pack “{pack.name}” was made. Add its content here.")
+        return redirect("pack_detail", pack_id=pack.pk)
+    packs = ContentPack.objects.visible_to(request.user).select_related("owner")
+    packs = packs.annotate(entries=Count("items"))
+    return render(
+        request,
+        "builder/pack_list.html",
+        {
+            "form": form,
+            "mine": [p for p in packs if p.owner_id == request.user.pk],
+            "public": [p for p in packs if p.owner_id != request.user.pk],
+            "libraries": [s for s in all_systems() if get_editor(s.id).content_kinds],
+        },
+    )
+
+
+@login_required
+@require_http_methods(PAGE_METHODS)
+def pack_detail(request: HttpRequest, pack_id: int) -> HttpResponse:
+    pack = get_object_or_404(
+        ContentPack.objects.visible_to(request.user).select_related("owner"), pk=pack_id
+    )
+    is_owner = pack.owner_id == request.user.pk
+    form = None
+    if is_owner:
+        form = PackForm(request.POST or None, owner=request.user, instance=pack)
+        if request.method == "POST" and form.is_valid():
+            services.save_pack(form.instance)
+            messages.success(request, f"“{pack.name}” was saved.")
+            return redirect("pack_detail", pack_id=pack.pk)
+    elif request.method == "POST":
+        raise Http404("Only the pack's owner changes it.")
+    return render(
+        request,
+        "builder/pack_detail.html",
+        {
+            "pack": pack,
+            "is_owner": is_owner,
+            "form": form,
+            "system": get_system(pack.system),
+            "sections": _library_sections(pack.system, list(pack.items.all())),
+        },
+    )
+
+
+@login_required
+@require_http_methods(PAGE_METHODS)
+def pack_delete(request: HttpRequest, pack_id: int) -> HttpResponse:
+    pack = _get_pack_for_user(request.user, pack_id)
+    if request.method == "POST":
+        try:
+            services.delete_pack(pack)
+        except ProtectedError:
+            messages.error(
+                request, f"Something in “{pack.name}” is still carried: take it off first."
+            )
+            return redirect("pack_detail", pack_id=pack.pk)
+        messages.success(request, f"The pack “{pack.name}” was deleted.")
+        return redirect("pack_list")
+    return render(request, "builder/pack_confirm_delete.html", {"pack": pack})
+
+
+@login_required
+@require_http_methods(PAGE_METHODS)
+def entry_add(request: HttpRequest, pack_id: int, category: str) -> HttpResponse:
+    pack = _get_pack_for_user(request.user, pack_id)
+    kind = _entry_form_class(pack.system, category)
+    form = kind(request.POST or None, pack=pack)
+    if request.method == "POST" and form.is_valid():
+        item = services.save_entry(form)
+        messages.success(request, f"“{item.name}” is in “{pack.name}”.")
+        return redirect(reverse("pack_detail", args=[pack.pk]) + f"#entry-{item.pk}")
+    return render(request, "builder/entry_form.html", {"form": form, "pack": pack, "kind": kind})
+
+
+@login_required
+@require_http_methods(PAGE_METHODS)
+def entry_update(request: HttpRequest, item_id: int) -> HttpResponse:
+    item = _get_item_for_user(request.user, item_id)
+    kind = _entry_form_class(item.system, item.category)
+    form = kind(request.POST or None, pack=item.pack, instance=item)
+    if request.method == "POST" and form.is_valid():
+        services.save_entry(form, item)
+        messages.success(request, f"“{item.name}” was saved.")
+        return redirect(reverse("pack_detail", args=[item.pack_id]) + f"#entry-{item.pk}")
+    return render(
+        request,
+        "builder/entry_form.html",
+        {"form": form, "pack": item.pack, "kind": kind, "item": item},
+    )
+
+
+@login_required
+@require_http_methods(PAGE_METHODS)
+def entry_delete(request: HttpRequest, item_id: int) -> HttpResponse:
+    item = _get_item_for_user(request.user, item_id)
+    used_by = list(
+        MemberItem.objects.filter(item=item)
+        .select_related("member__gang")
+        .order_by("member__gang__name", "member__position")
+    )
+    if item.system == "bwg1" and item.pack.name == services.MY_WEAPONS:
+        back = reverse("weapon_list")
+    else:
+        back = reverse("pack_detail", args=[item.pack_id])
+    if request.method == "POST":
+        try:
+            services.delete_own_item(item)
+        except ProtectedError:
+            messages.error(request, f"“{item.name}” is still carried: remove it first.")
+            return redirect("entry_delete", item_id=item.pk)
+        messages.success(request, f"“{item.name}” was deleted.")
+        return redirect(back)
+    return render(
+        request,
+        "builder/entry_confirm_delete.html",
+        {"item": item, "used_by": used_by, "back": back},
+    )
+
+
+@login_required
+def library(request: HttpRequest, system_id: str) -> HttpResponse:
+    """Everything a player of a system can build with: built-in content and the packs
+    they can see (their own and public ones), each entry marked with where it is from."""
+    try:
+        system = get_system(system_id)
+    except KeyError:
+        raise Http404("No such game system.") from None
+    items = list(
+        Item.objects.filter(system=system.id)
+        .filter(
+            Q(owner__isnull=True)
+            | Q(pack__in=ContentPack.objects.visible_to(request.user).values("pk"))
+        )
+        .select_related("pack__owner")
+    )
+    return render(
+        request,
+        "builder/library.html",
+        {"system": system, "sections": _library_sections(system.id, items)},
+    )
+
+
+# --------------------------------------------------------------------------- own weapons
 
 
 @login_required
 @require_http_methods(PAGE_METHODS)
 def weapon_list(request: HttpRequest) -> HttpResponse:
-    form = WeaponForm(request.POST or None, user=request.user)
+    """bwg1's catalogue: built-in weapons and horses, and the player's "My weapons" pack."""
+    pack = request.user.packs.filter(system="bwg1", name=services.MY_WEAPONS).first()
+    form = WeaponForm(request.POST or None, pack=pack or ContentPack(owner=request.user))
     if request.method == "POST" and form.is_valid():
-        item = form.save()
+        form.pack = services.my_weapons_pack(request.user)
+        item = services.save_entry(form)
         messages.success(request, f"“{item.name}” is in your catalogue.")
         return redirect("weapon_list")
-    weapons = Item.objects.available_to(request.user).filter(
-        system="bwg1", category=Item.Category.WEAPON
+    weapons = (
+        Item.objects.available_to(request.user)
+        .filter(system="bwg1", category=Item.Category.WEAPON)
+        .select_related("pack")
     )
     horses = Item.objects.filter(owner__isnull=True, system="bwg1", category=Item.Category.HORSE)
     return render(
@@ -500,29 +810,12 @@ def weapon_list(request: HttpRequest) -> HttpResponse:
 @require_http_methods(PAGE_METHODS)
 def weapon_update(request: HttpRequest, item_id: int) -> HttpResponse:
     item = _get_item_for_user(request.user, item_id)
-    form = WeaponForm(request.POST or None, user=request.user, instance=item)
+    form = WeaponForm(request.POST or None, pack=item.pack, instance=item)
     if request.method == "POST" and form.is_valid():
-        form.save()
+        services.save_entry(form, item)
         messages.success(request, f"“{item.name}” was saved.")
         return redirect("weapon_list")
     return render(request, "builder/weapon_form.html", {"form": form, "item": item})
 
 
-@login_required
-@require_http_methods(PAGE_METHODS)
-def weapon_delete(request: HttpRequest, item_id: int) -> HttpResponse:
-    item = _get_item_for_user(request.user, item_id)
-    used_by = list(
-        MemberItem.objects.filter(item=item)
-        .select_related("member__gang")
-        .order_by("member__gang__name", "member__position")
-    )
-    if request.method == "POST":
-        try:
-            services.delete_own_item(item)
-        except ProtectedError:
-            messages.error(request, f"“{item.name}” is still carried: remove it first.")
-            return redirect("weapon_delete", item_id=item.pk)
-        messages.success(request, f"“{item.name}” was deleted.")
-        return redirect("weapon_list")
-    return render(request, "builder/weapon_confirm_delete.html", {"item": item, "used_by": used_by})
+weapon_delete = entry_delete

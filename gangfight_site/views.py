@@ -12,7 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from builder.forms import BUILDER_SYSTEMS
+from builder.forms import browser_systems
 from rules import all_systems
 from rules.roster import roster_schema
 
@@ -21,7 +21,7 @@ def home(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("gang_list")
     return render(
-        request, "home.html", {"systems": all_systems(), "builder_systems": BUILDER_SYSTEMS}
+        request, "home.html", {"systems": all_systems(), "builder_systems": browser_systems()}
     )
 
 

@@ -10,6 +10,7 @@ from django.test import Client
 from django.urls import resolve, reverse
 
 from builder.models import Gang, Item, Member
+from builder.services import my_weapons_pack
 from tests.factories import build_gang, horse, weapon
 
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -277,6 +278,7 @@ def test_weapons_add_and_remove_change_xp_and_fame(owner_client, gang):
 def test_adding_no_weapon_or_someone_elses_weapon_is_refused(owner_client, gang, stranger):
     secret = Item.objects.create(
         owner=stranger,
+        pack=my_weapons_pack(stranger),
         system="bwg1",
         category="weapon",
         name="Secret gun",

@@ -114,7 +114,7 @@ def test_bad_weapons_are_refused_with_the_reason(owner_client, content, change, 
 def test_two_of_my_weapons_cannot_share_a_name(owner_client, content):
     owner_client.post(reverse("weapon_list"), GOOD)
     response = owner_client.post(reverse("weapon_list"), {**GOOD, "name": "colt walker"})
-    assert "You already have a weapon with this name." in response.content.decode()
+    assert "already has a weapon called “colt walker”" in response.content.decode()
     assert Item.objects.filter(owner__isnull=False).count() == 1
 
 

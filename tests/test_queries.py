@@ -14,12 +14,14 @@ from tests.test_roster_files import EXAMPLES
 
 HX = {"HTTP_HX_REQUEST": "true"}
 
-# session, user, gang, members, member items + items, catalogue
-BUILDER_PAGE_QUERIES = 6
+# session, user, gang, members, member items + items, catalogue, the gang's packs, the
+# packs it could pick
+BUILDER_PAGE_QUERIES = 8
 # session, user, gang, member; members + items to check the change; savepoint, the
 # member re-read under a lock, its save, the version bump and read-back, release; then
-# the fragment: members, items, catalogue. (In a test the transaction is a savepoint.)
-POINTS_UPDATE_QUERIES = 15
+# the fragment: members, items, catalogue, packs twice. (In a test the transaction is a
+# savepoint.)
+POINTS_UPDATE_QUERIES = 17
 
 
 def count_queries(func) -> int:

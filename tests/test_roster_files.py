@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from builder.models import Gang, Item, Member
 from builder.roster import export_roster
+from builder.services import my_weapons_pack
 from rules import get_system
 from rules.roster import RosterFileError, make_roster, read_roster, roster_schema, write_roster
 from tests.factories import build_gang
@@ -347,6 +348,7 @@ def test_an_import_that_fails_late_leaves_nothing_behind(owner_client, owner, co
         name="Clash",
         stats={"kind": "melee", "level": 1},
         owner=owner,
+        pack=my_weapons_pack(owner),
     )
     roster = bwg1_file()
     roster["members"][0]["data"]["weapons"] = [

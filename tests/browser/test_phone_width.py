@@ -9,7 +9,7 @@ from django.urls import reverse
 from playwright.sync_api import Page
 
 from builder.models import Item
-from builder.services import import_gang
+from builder.services import import_gang, my_weapons_pack
 from rules.roster import read_roster
 from tests.conftest import PASSWORD
 from tests.factories import build_gang
@@ -33,6 +33,7 @@ def test_every_page_fits_a_phone(page: Page, live_server):
     member.save()
     weapon = Item.objects.create(
         owner=user,
+        pack=my_weapons_pack(user),
         system="bwg1",
         category="weapon",
         name="Long-barrelled Buntline Special with a name that goes on",

@@ -1,0 +1,244 @@
+"""What a game system's browser builder is made of, so one set of views serves them all.
+
+An *editor* (one module per system in ``builder/editors``) lists:
+
+- ``gang_actions`` and ``member_actions``: ``ActionForm`` classes, one per button or form
+  on the builder page ("add a card", "roll a character", "set tiers"...). A view binds
+  the form, and when it is valid ``services.run_action`` calls ``form.apply(ctx)``
+  inside one transaction, with the gang (and member) locked, then stores every die the
+  action rolled in the gang's dice log and bumps the gang's version.
+- ``content_kinds``: ``EntryForm`` classes, one per kind of content a pack can hold
+  (cards, profiles, weapons...).
+- ``template``: the partial that draws the members and the gang's forms inside the
+  shared builder page (summary, findings, settings and packs are drawn around it).
+
+The rules themselves stay in ``rules/``: forms only read input and write member data;
+the engine says what is legal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from django import forms
+from django.urls import reverse
+
+from builder.models import Gang, Item, Member
+from rules import GameSystem, get_system
+from rules.dice import Dice
+
+
+class Catalogue:
+    """The content a gang may use (built-in plus its picked packs), read in one query."""
+
+    def __init__(self, items: Iterable[Item]):
+        self.items = list(items)
+        self._by_pk = {i.pk: i for i in self.items}
+
+    @classmethod
+    def for_gang(cls, gang: Gang) -> Catalogue:
+        return cls(Item.objects.for_gang(gang))
+
+    def of(self, category: str) -> list[Item]:
+        return [i for i in self.items if i.category == category]
+
+    def get(self, pk: Any, category: str | None = None) -> Item | None:
+        try:
+            item = self._by_pk.get(int(pk))
+        except (TypeError, ValueError):
+            return None
+        if item is None or (category is not None and item.category != category):
+            return None
+        return item
+
+    def choices(
+        self, category: str, label: Callable[[Item], str] | None = None
+    ) -> list[tuple[str, str]]:
+        """(pk, label) for a select, each marked "sample" or with its pack's name."""
+        label = label or (lambda i: i.name)
+        return [(str(i.pk), f"{label(i)}{mark(i)}") for i in self.of(category)]
+
+
+def mark(item: Item) -> str:
+    """How an entry says where it comes from, wherever it shows."""
+    if item.pack_id:
+        return f" · {item.pack.name}"
+    if item.is_sample:
+        return " · sample"
+    return ""
+
+
+@dataclass
+class ActionContext:
+    """What an action works on, inside its transaction."""
+
+    gang: Gang
+    user: Any
+    catalogue: Catalogue
+    member: Member | None = None
+    dice: Dice = field(default_factory=Dice)
+    #: One line saying what came of the action's rolls, stored with them.
+    outcome: str = ""
+    #: Where the page should scroll after a plain (non-htmx) post.
+    anchor: str = ""
+
+    @property
+    def system(self) -> GameSystem:
+        return get_system(self.gang.system)
+
+
+class ActionForm(forms.Form):
+    """One thing a player can do on the builder page.
+
+    Subclasses declare fields, a ``label`` (the button), and ``apply``. ``initial_for``
+    gives an unbound form's starting values from the stored member (or gang), so the
+    form shows what is there now. Forms must not query the database: the builder page
+    draws one form per member, and its query count is pinned.
+    """
+
+    action: ClassVar[str] = ""  # set by Editor from the dict key
+    label: ClassVar[str] = "Save"
+    #: Marks an action that rolls dice, so the page can say so on its button.
+    rolls: ClassVar[bool] = False
+
+    def __init__(
+        self,
+        data=None,
+        *,
+        gang: Gang,
+        catalogue: Catalogue,
+        member: Member | None = None,
+        figures: Any = None,
+        **kwargs: Any,
+    ):
+        self.gang = gang
+        self.member = member
+        self.figures = figures
+        self.catalogue = catalogue
+        kwargs.setdefault("prefix", f"m{member.pk}-{self.action}" if member else self.action)
+        if data is None and "initial" not in kwargs:
+            kwargs["initial"] = self.initial_for(gang=gang, member=member, figures=figures)
+        super().__init__(data, **kwargs)
+        self.setup()
+
+    def setup(self) -> None:
+        """Set choices that depend on the gang, member or catalogue."""
+
+    @classmethod
+    def initial_for(cls, *, gang: Gang, member: Member | None, figures: Any) -> dict[str, Any]:
+        return {}
+
+    @property
+    def url(self) -> str:
+        if self.member is not None:
+            return reverse("member_action", args=[self.gang.pk, self.member.pk, self.action])
+        return reverse("gang_action", args=[self.gang.pk, self.action])
+
+    @property
+    def html_id(self) -> str:
+        return f"form-{self.prefix}"
+
+    def apply(self, ctx: ActionContext) -> None:
+        raise NotImplementedError
+
+
+class EntryForm(forms.Form):
+    """One kind of content a pack holds: the form for an entry, and how it reads back.
+
+    ``stats()`` turns the cleaned form into the JSON the rules engine reads for this kind
+    (without the name); ``initial_from`` does the reverse for editing.
+    """
+
+    category: ClassVar[str] = ""
+    label: ClassVar[str] = "Entry"
+    plural: ClassVar[str] = "Entries"
+
+    name = forms.CharField(max_length=80)
+
+    def __init__(self, data=None, *, pack, instance: Item | None = None, **kwargs: Any):
+        self.pack = pack
+        self.instance = instance
+        if instance is not None and data is None and "initial" not in kwargs:
+            kwargs["initial"] = {"name": instance.name, **self.initial_from(instance.stats)}
+        super().__init__(data, **kwargs)
+
+    @classmethod
+    def initial_from(cls, stats: dict[str, Any]) -> dict[str, Any]:
+        return dict(stats)
+
+    @classmethod
+    def describe(cls, stats: dict[str, Any]) -> str:
+        """One line about an entry, for lists."""
+        return ""
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"].strip()
+        if self.pack.pk is None:
+            return name
+        same = self.pack.items.filter(category=self.category, name__iexact=name)
+        if self.instance is not None:
+            same = same.exclude(pk=self.instance.pk)
+        if same.exists():
+            label = self.label.lower()
+            article = "an" if label[:1] in "aeiou" else "a"
+            raise forms.ValidationError(
+                f"This pack already has {article} {label} called “{name}”: choose another name."
+            )
+        return name
+
+    def stats(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+
+class Editor:
+    """A game system's browser builder. Subclass per system; see the module docstring."""
+
+    system_id: ClassVar[str] = ""
+    template: ClassVar[str] = ""
+    gang_actions: ClassVar[dict[str, type[ActionForm]]] = {}
+    member_actions: ClassVar[dict[str, type[ActionForm]]] = {}
+    content_kinds: ClassVar[tuple[type[EntryForm], ...]] = ()
+    #: The system has its own builder views (bwg1) rather than actions.
+    has_own_builder: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for actions in (cls.gang_actions, cls.member_actions):
+            for name, form_class in list(actions.items()):
+                # Each action knows its own name (for its URL and prefix).
+                actions[name] = type(form_class.__name__, (form_class,), {"action": name})
+
+    @property
+    def system(self) -> GameSystem:
+        return get_system(self.system_id)
+
+    @property
+    def edits_in_browser(self) -> bool:
+        return self.has_own_builder or bool(self.gang_actions or self.member_actions)
+
+    def kind(self, category: str) -> type[EntryForm] | None:
+        return next((k for k in self.content_kinds if k.category == category), None)
+
+    def gang_forms(self, gang: Gang, catalogue: Catalogue) -> dict[str, ActionForm]:
+        return {
+            name: cls(gang=gang, catalogue=catalogue) for name, cls in self.gang_actions.items()
+        }
+
+    def member_forms(
+        self, gang: Gang, member: Member, figures: Any, catalogue: Catalogue
+    ) -> dict[str, ActionForm]:
+        return {
+            name: cls(gang=gang, member=member, figures=figures, catalogue=catalogue)
+            for name, cls in self.member_actions.items()
+        }
+
+    def extra_context(self, evaluated: Any, catalogue: Catalogue) -> dict[str, Any]:
+        """Anything else the system's template needs (already computed; no queries)."""
+        return {}
+
+    def builtin_content(self) -> list[dict[str, Any]]:
+        """Built-in entries from the rules engine's data, loaded by ``load_content``:
+        dicts with category, name, stats, is_sample and source."""
+        return []
