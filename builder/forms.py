@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from django import forms
 
 from builder.editors import get_editor
@@ -85,7 +84,7 @@ class PacksForm(forms.Form):
             .select_related("owner")
         )
         field.label_from_instance = lambda p: (
-            f"{p.name}{'' if p.owner_id == gang.owner_id else ' (by ' + p.owner.get_username() + ')'}"
+            p.name if p.owner_id == gang.owner_id else f"{p.name} (by {p.owner.get_username()})"
         )
 
 
