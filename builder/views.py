@@ -24,6 +24,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from builder import pdf, services
 from builder.editors import Catalogue, get_editor
+from builder.editors.base import mark
 from builder.editors.bwg1 import WeaponForm
 from builder.forms import (
     BUILDER_SYSTEMS,
@@ -118,6 +119,7 @@ def _builder_context(
     member_errors: dict[int, dict[str, Any]] | None = None,
     add_form: MemberAddForm | None = None,
     settings_form: GangSettingsForm | None = None,
+    packs_form: PacksForm | None = None,
 ) -> dict[str, Any]:
     evaluated = evaluate_gang(gang)
     member_errors = member_errors or {}
@@ -143,7 +145,7 @@ def _builder_context(
         "horses": [i for i in catalogue if i.category == Item.Category.HORSE],
         "add_form": add_form or MemberAddForm(system_id=gang.system),
         "settings_form": settings_form or GangSettingsForm.for_gang(gang),
-        "packs_form": PacksForm(gang=gang),
+        "packs_form": packs_form or PacksForm(gang=gang),
         "share_url": _share_url(request, gang),
     }
 
@@ -164,8 +166,7 @@ def _member_urls(gang_id: int, member_id: int) -> dict[str, str]:
 
 def _weapon_options(weapons: list[Item]) -> str:
     def label(w: Item) -> str:
-        mark = " · yours" if w.owner_id else " · sample" if w.is_sample else ""
-        return f"{w.name} (level {w.stats.get('level', '?')}, {w.stats.get('kind', '?')}){mark}"
+        return f"{w.name} (level {w.stats.get('level', '?')}, {w.stats.get('kind', '?')}){mark(w)}"
 
     return format_html_join(
         "", '<option value="{}">{}</option>', ((w.pk, label(w)) for w in weapons)
@@ -178,7 +179,6 @@ def _render_builder(request: HttpRequest, gang: Gang, **kwargs: Any) -> HttpResp
             return _render_editor(request, gang, **kwargs)
         return _render_gang_view(request, gang, **kwargs)
     kwargs.pop("failed", None)
-    kwargs.pop("packs_form", None)
     template = "builder/gang_detail.html"
     if request.htmx:
         template += "#builder"

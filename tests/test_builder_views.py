@@ -61,6 +61,10 @@ def gang_urls(gang: Gang) -> dict[str, tuple[str, str, dict]]:
         "share_reset": ("post", reverse("gang_share_reset", args=[gang.pk]), {}),
         "pdf": ("get", reverse("gang_sheet_pdf", args=[gang.pk]), {}),
         "export": ("get", reverse("gang_export", args=[gang.pk]), {}),
+        "packs": ("post", reverse("gang_packs", args=[gang.pk]), {}),
+        "history": ("get", reverse("gang_history", args=[gang.pk]), {}),
+        "clone_confirm": ("get", reverse("gang_clone", args=[gang.pk]), {}),
+        "clone": ("post", reverse("gang_clone", args=[gang.pk]), {}),
         "member_add": (
             "post",
             reverse("member_add", args=[gang.pk]),
@@ -77,7 +81,8 @@ def all_urls(gang: Gang) -> dict[str, tuple[str, str, dict]]:
 
 ENDPOINTS = [
     *(f"gang:{k}" for k in ("detail", "settings", "delete_confirm", "delete", "share_reset")),
-    *(f"gang:{k}" for k in ("pdf", "export", "member_add")),
+    *(f"gang:{k}" for k in ("pdf", "export", "member_add", "packs", "history")),
+    *(f"gang:{k}" for k in ("clone_confirm", "clone")),
     *(f"member:{k}" for k in ("update", "points", "weapon_add", "weapon_remove", "horse")),
     *(f"member:{k}" for k in ("move", "delete", "delete_confirm")),
 ]
@@ -101,6 +106,7 @@ def test_another_user_gets_404_and_nothing_changes(stranger_client, gang, endpoi
     assert response.status_code == 404
     gang.refresh_from_db()
     assert (gang.version, gang.members.count(), gang.name) == before
+    assert Gang.objects.count() == 1
 
 
 @pytest.mark.parametrize("endpoint", ENDPOINTS)

@@ -151,6 +151,8 @@ class EntryForm(forms.Form):
     (without the name); ``initial_from`` does the reverse for editing.
     """
 
+    # Templates get the class itself (a kind of content): don't let them call it.
+    do_not_call_in_templates: ClassVar[bool] = True
     category: ClassVar[str] = ""
     label: ClassVar[str] = "Entry"
     plural: ClassVar[str] = "Entries"
