@@ -124,7 +124,9 @@ def run_action(form, *, user) -> Any:
         form.apply(ctx)
         record_rolls(ctx, action=form.label)
         _touch(gang)
-        form.gang.version = gang.version
+        # The page is drawn from the caller's gang: give it what the action changed.
+        for field in ("name", "limit", "data", "version", "updated"):
+            setattr(form.gang, field, getattr(gang, field))
     return ctx
 
 

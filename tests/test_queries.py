@@ -64,20 +64,31 @@ def test_my_gangs_costs_a_fixed_number_of_queries(owner_client, owner, content, 
     assert count_queries(lambda: owner_client.get(reverse("gang_list"))) == 5
 
 
-@pytest.mark.parametrize("size", [1, 50])
-@pytest.mark.parametrize("system", ["bwg2", "gf26", "rivals", "gunfight"])
-def test_read_only_gang_page_costs_a_fixed_number_of_queries(
-    owner_client, client, owner, system, size
-):
-    """Gangs the builder does not edit yet: their page and share page, 1 or 50 members."""
+# session, user, gang, members, member items, catalogue, the gang's packs, the packs it
+# could pick
+EDITOR_PAGE_QUERIES = 8
+
+
+def gang_of(owner, system: str, size: int):
+    """The system's first legal example, its members repeated to ``size``."""
     path = next(p for p in EXAMPLES if p.name.startswith(f"{system}-legal-"))
     roster = read_roster(path.read_bytes())
     roster["members"] = [
         {**roster["members"][i % len(roster["members"])], "key": str(i + 1)} for i in range(size)
     ]
-    gang = import_gang(owner, roster)
-    # session, user, gang, members, member items (none for these systems)
+    return import_gang(owner, roster)
+
+
+@pytest.mark.parametrize("size", [1, 50])
+@pytest.mark.parametrize("system", ["bwg2", "gf26", "rivals", "gunfight"])
+def test_each_systems_builder_page_costs_a_fixed_number_of_queries(
+    owner_client, client, owner, content, system, size
+):
+    """The builder page, its htmx fragment and its share page, for 1 or 50 members."""
+    gang = gang_of(owner, system, size)
     page = reverse("gang_detail", args=[gang.pk])
-    assert count_queries(lambda: owner_client.get(page)) == 5
+    assert count_queries(lambda: owner_client.get(page)) == EDITOR_PAGE_QUERIES
+    assert count_queries(lambda: owner_client.get(page, **HX)) == EDITOR_PAGE_QUERIES
     shared = reverse("gang_shared", args=[gang.share_token])
+    # gang, members, member items (none for these systems)
     assert count_queries(lambda: client.get(shared)) == 3

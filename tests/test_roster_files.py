@@ -417,15 +417,23 @@ def test_a_stranger_cannot_see_or_export_it(stranger_client, gf26_gang):
     assert stranger_client.get(reverse("gang_export", args=[gf26_gang.pk])).status_code == 404
 
 
-def test_new_gang_offers_only_systems_the_builder_edits(owner_client):
+def test_new_gang_offers_every_system_and_its_usual_limit(owner_client, owner):
     html = owner_client.get(reverse("gang_create")).content.decode()
-    assert 'value="bwg1"' in html
-    assert 'value="gf26"' not in html
+    for system in ("bwg1", "bwg2", "gf26", "rivals", "gunfight"):
+        assert f'value="{system}"' in html
     response = owner_client.post(
-        reverse("gang_create"), {"name": "Nope", "system": "gf26", "limit": ""}
+        reverse("gang_create"), {"name": "Iron", "system": "gf26", "limit": ""}
+    )
+    assert response.status_code == 302
+    assert owner.gangs.get(name="Iron").limit == 1000  # gf26's usual (pickup) limit
+    owner_client.post(reverse("gang_create"), {"name": "Free", "system": "bwg1", "limit": ""})
+    assert owner.gangs.get(name="Free").limit is None  # bwg1's limit is the player's choice
+    response = owner_client.post(
+        reverse("gang_create"), {"name": "Nope", "system": "chess", "limit": ""}
     )
     assert response.status_code == 200
-    assert not Gang.objects.exists()
+    assert "Select a valid choice" in response.content.decode()
+    assert owner.gangs.count() == 2
 
 
 def test_user_text_is_escaped_on_the_read_only_page(owner_client, owner):

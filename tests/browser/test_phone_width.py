@@ -8,8 +8,10 @@ from django.core.management import call_command
 from django.urls import reverse
 from playwright.sync_api import Page
 
-from builder.models import Item
+from builder.editors import get_editor
+from builder.models import ContentPack, DiceRoll, Item
 from builder.services import import_gang, my_weapons_pack
+from rules import all_systems
 from rules.roster import read_roster
 from tests.conftest import PASSWORD
 from tests.factories import build_gang
@@ -18,6 +20,10 @@ from tests.test_roster_files import EXAMPLES
 pytestmark = pytest.mark.browser
 
 LONG = "Wolfeschlegelsteinhausenbergerdorff-the-Unpronounceable-Outlaw"
+
+
+def bwg2_kinds():
+    return get_editor("bwg2").content_kinds
 
 
 def overflow(page: Page) -> int:
@@ -39,8 +45,14 @@ def test_every_page_fits_a_phone(page: Page, live_server):
         name="Long-barrelled Buntline Special with a name that goes on",
         stats={"kind": "ranged", "hands": 2, "level": 5, "strength": "4", "traits": ["longarm"]},
     )
-    # One gang of every example file: the read-only page of each other system.
+    # One gang of every example file: the builder page of each other system.
     imported = [import_gang(user, read_roster(path.read_bytes())) for path in EXAMPLES]
+    pack = ContentPack.objects.create(
+        owner=user, system="bwg2", name=LONG, description=LONG * 3, is_public=True
+    )
+    DiceRoll.objects.create(
+        gang=gang, user=user, action=LONG, purpose=LONG, sides=6, dice=[1, 2, 3, 4, 5, 6], total=21
+    )
 
     anonymous_pages = [
         reverse("home"),
@@ -71,6 +83,14 @@ def test_every_page_fits_a_phone(page: Page, live_server):
         reverse("weapon_list"),
         reverse("weapon_update", args=[weapon.pk]),
         reverse("weapon_delete", args=[weapon.pk]),
+        reverse("pack_list"),
+        reverse("pack_detail", args=[pack.pk]),
+        reverse("pack_delete", args=[pack.pk]),
+        *(reverse("entry_add", args=[pack.pk, kind.category]) for kind in bwg2_kinds()),
+        reverse("entry_update", args=[weapon.pk]),
+        *(reverse("library", args=[system.id]) for system in all_systems()),
+        reverse("gang_history", args=[gang.pk]),
+        reverse("gang_clone", args=[gang.pk]),
         reverse("password_change"),
         "/no/such/page/",
     ]
