@@ -383,7 +383,7 @@ def gf26_gang(owner_client, owner) -> Gang:
     return Gang.objects.get(owner=owner, system="gf26")
 
 
-def test_a_gang_the_builder_does_not_edit_yet_shows_read_only(owner_client, gf26_gang):
+def test_an_imported_gf26_gang_opens_in_its_builder_with_its_findings(owner_client, gf26_gang):
     html = owner_client.get(reverse("gang_detail", args=[gf26_gang.pk])).content.decode()
     assert "Gangfight" in html
     assert 'data-testid="member"' in html
@@ -392,7 +392,7 @@ def test_a_gang_the_builder_does_not_edit_yet_shows_read_only(owner_client, gf26
     assert reverse("gang_sheet_pdf", args=[gf26_gang.pk]) not in html
 
 
-def test_its_member_endpoints_and_sheet_are_404(owner_client, gf26_gang):
+def test_bwg1_member_endpoints_and_the_sheet_are_404_for_it(owner_client, gf26_gang):
     member = gf26_gang.members.first()
     assert owner_client.post(reverse("member_add", args=[gf26_gang.pk]), {}).status_code == 404
     url = reverse("member_points", args=[gf26_gang.pk, member.pk])
@@ -436,7 +436,7 @@ def test_new_gang_offers_every_system_and_its_usual_limit(owner_client, owner):
     assert owner.gangs.count() == 2
 
 
-def test_user_text_is_escaped_on_the_read_only_page(owner_client, owner):
+def test_user_text_is_escaped_on_an_imported_gangs_page(owner_client, owner):
     roster = json.loads(next(p for p in EXAMPLES if p.name.startswith("gf26-")).read_text())
     roster["members"][0]["name"] = "<script>alert(1)</script>"
     owner_client.post(reverse("gang_import"), {"file": upload(roster)})
