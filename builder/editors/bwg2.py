@@ -1,0 +1,788 @@
+"""Blackwater Gulch 2nd edition: gangs built from printed Character Cards.
+
+Content a pack can hold: character cards (``card``, artillery too) and consumables or
+thrown weapons (``extra``). On the builder page a player adds cards from the library (or a
+blank card) as members, edits a member's card in place, names the Leader, gives characters
+extras, groups minions into teams, and sets the Fame limit with one tap. The rules engine
+(``rules.systems.bwg2``) says what is legal.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+from django import forms
+from jsonschema import Draft202012Validator
+
+from builder.editors.base import ActionContext, ActionForm, Editor, EntryForm, mark
+from builder.models import Item
+from builder.services import append_member
+from rules.systems import bwg2
+
+SAMPLES_FILE = Path(__file__).with_name("bwg2_samples.json")
+
+FACTION_CHOICES = [(f["id"], f["name"]) for f in bwg2.FACTIONS.values()]
+LEVEL_CHOICES = [(lv["id"], lv["name"]) for lv in bwg2.LEVELS.values()]
+SIZE_CHOICES = [(s["id"], f"{s['name']} ({s['base']})") for s in bwg2.SIZES.values()]
+ONE_PER_GANG_CHOICES = [
+    ("", "Default (Heroes and Henchmen one per gang, Minions any number)"),
+    ("yes", "One per gang"),
+    ("no", "Any number"),
+]
+FLAGS = ("weightless", "unique", "consumable")
+
+EQUIPMENT_HELP = (
+    "One item per line: Name | range | Str | level | traits | flags. "
+    "Range and Str are numbers, “M”, “M+1” or empty; level a number or empty; traits "
+    "comma-separated (e.g. Pistol, 1-Handed); flags any of weightless, unique, consumable. "
+    "Example: Hand Cannon | 10 | 4 | | Pistol, 1-Handed |"
+)
+SKILLS_HELP = (
+    "One skill per line: Name | rules text | factions it lets the gang recruit from "
+    "(comma-separated, optional). Example: Switch Sides | May recruit Cursed. | cursed"
+)
+
+_card_validator = Draft202012Validator(bwg2.CARD_SCHEMA)
+_extra_validator = Draft202012Validator(bwg2.EXTRA_SCHEMA)
+
+
+def schema_errors(validator: Draft202012Validator, entry: dict[str, Any]) -> list[str]:
+    return [
+        f"{'/'.join(str(p) for p in e.absolute_path) or 'entry'}: {e.message}"
+        for e in validator.iter_errors(entry)
+    ]
+
+
+# --------------------------------------------------------------------------- line formats
+
+
+def _number_or_text(value: str) -> int | str:
+    value = value.strip()
+    if value.isdigit():
+        return int(value)
+    return value
+
+
+def _show(value: Any) -> str:
+    if value is None or isinstance(value, bool):
+        return ""
+    return str(value)
+
+
+def parse_equipment(text: str) -> tuple[list[dict[str, Any]], list[str]]:
+    """Equipment lines → items, and an error per bad line (naming its number)."""
+    items: list[dict[str, Any]] = []
+    errors: list[str] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        parts = [p.strip() for p in line.split("|")]
+        if len(parts) > 6:
+            errors.append(
+                f"Line {number}: too many “|”: write Name | range | Str | level | traits | flags."
+            )
+            continue
+        parts += [""] * (6 - len(parts))
+        name, rng, strength, level, traits, flags = parts
+        if not name:
+            errors.append(f"Line {number}: the item has no name (write it before the first “|”).")
+            continue
+        if level and not level.isdigit():
+            errors.append(f"Line {number}: level “{level}” is not a whole number.")
+            continue
+        flag_words = {f.strip().lower() for f in flags.split(",") if f.strip()}
+        unknown = flag_words - set(FLAGS)
+        if unknown:
+            errors.append(
+                f"Line {number}: “{', '.join(sorted(unknown))}” is not a flag: use weightless, "
+                "unique or consumable."
+            )
+            continue
+        items.append(
+            {
+                "name": name,
+                "range": _number_or_text(rng),
+                "str": _number_or_text(strength),
+                "level": int(level) if level else None,
+                "traits": [t.strip() for t in traits.split(",") if t.strip()],
+                **{f: f in flag_words for f in FLAGS},
+            }
+        )
+    return items, errors
+
+
+def format_equipment(items: Any) -> str:
+    lines = []
+    for item in items if isinstance(items, list) else []:
+        if not isinstance(item, dict):
+            continue
+        flags = ", ".join(f for f in FLAGS if item.get(f) is True)
+        traits = ", ".join(t for t in item.get("traits") or [] if isinstance(t, str))
+        parts = [
+            _show(item.get("name")),
+            _show(item.get("range")),
+            _show(item.get("str")),
+            _show(item.get("level")),
+            traits,
+            flags,
+        ]
+        lines.append(" | ".join(parts).rstrip())
+    return "\n".join(lines)
+
+
+def parse_skills(text: str) -> tuple[list[dict[str, Any]], list[str]]:
+    skills: list[dict[str, Any]] = []
+    errors: list[str] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        parts = [p.strip() for p in line.split("|")]
+        name = parts[0]
+        if not name:
+            errors.append(f"Line {number}: the skill has no name (write it before the first “|”).")
+            continue
+        if len(parts) >= 3:
+            rules_text, opens_text = "|".join(parts[1:-1]).strip(), parts[-1]
+        else:
+            rules_text, opens_text = (parts[1] if len(parts) == 2 else ""), ""
+        opens = []
+        bad = []
+        for word in (w.strip() for w in opens_text.split(",")):
+            if not word:
+                continue
+            faction = bwg2._lookup(bwg2.FACTIONS, word)
+            if faction is None:
+                bad.append(word)
+            elif faction not in opens:
+                opens.append(faction)
+        if bad:
+            names = ", ".join(f["id"] for f in bwg2.FACTIONS.values())
+            errors.append(f"Line {number}: “{', '.join(bad)}” is not a faction: use {names}.")
+            continue
+        skills.append({"name": name, "text": rules_text, "opens_factions": opens})
+    return skills, errors
+
+
+def format_skills(skills: Any) -> str:
+    lines = []
+    for skill in skills if isinstance(skills, list) else []:
+        if not isinstance(skill, dict):
+            continue
+        opens = ", ".join(f for f in skill.get("opens_factions") or [] if isinstance(f, str))
+        parts = [_show(skill.get("name")), _show(skill.get("text"))]
+        if opens:
+            parts.append(opens)
+        lines.append(" | ".join(parts))
+    return "\n".join(lines)
+
+
+def describe_card(stats: dict[str, Any]) -> str:
+    faction = bwg2.FACTIONS.get(stats.get("faction", ""), {}).get("name", "?")
+    if stats.get("artillery") is True:
+        kind = "Artillery"
+    else:
+        kind = bwg2.LEVELS.get(stats.get("level", ""), {}).get("name", "?")
+    size = bwg2.SIZES.get(stats.get("size") or bwg2.DEFAULT_SIZE, {}).get("name", "?")
+    attrs = " ".join(f"{bwg2.ATTRIBUTE_LABELS[a]} {stats.get(a, '?')}" for a in bwg2.ATTRIBUTES)
+    return f"{faction} {kind}, {size}: {attrs}"
+
+
+# --------------------------------------------------------------------------- card fields
+
+
+class CardFields(forms.Form):
+    """Everything a printed card shows (the card's name comes from the form using it)."""
+
+    faction = forms.ChoiceField(choices=FACTION_CHOICES)
+    level = forms.ChoiceField(
+        choices=[("", "— (artillery has no level)"), *LEVEL_CHOICES],
+        required=False,
+        help_text="Hero, Henchman or Minion; artillery has none.",
+    )
+    artillery = forms.BooleanField(
+        required=False, help_text="An artillery piece: not a character, no level or size bonus."
+    )
+    size = forms.ChoiceField(choices=SIZE_CHOICES, initial=bwg2.DEFAULT_SIZE)
+    one_per_gang = forms.ChoiceField(choices=ONE_PER_GANG_CHOICES, required=False)
+    hp = forms.IntegerField(min_value=0, max_value=999, label="HP")
+    dp = forms.IntegerField(min_value=0, max_value=999, label="DP")
+    xp = forms.IntegerField(min_value=0, max_value=99999, label="XP", help_text="Its Fame cost.")
+    str = forms.IntegerField(min_value=0, max_value=999, label="Str")
+    spd = forms.IntegerField(min_value=0, max_value=999, label="Spd")
+    sta = forms.IntegerField(min_value=0, max_value=999, label="Sta")
+    int = forms.IntegerField(min_value=0, max_value=999, label="Int")
+    rc = forms.IntegerField(min_value=0, max_value=999, label="RC")
+    mc = forms.IntegerField(min_value=0, max_value=999, label="MC")
+    equipment = forms.CharField(
+        required=False, widget=forms.Textarea(attrs={"rows": 3}), help_text=EQUIPMENT_HELP
+    )
+    vital_info = forms.CharField(max_length=200, required=False, label="Vital info")
+    faction_rule_name = forms.CharField(max_length=80, required=False, label="Faction rule")
+    faction_rule_text = forms.CharField(
+        required=False, widget=forms.Textarea(attrs={"rows": 2}), label="Faction rule text"
+    )
+    skills = forms.CharField(
+        required=False, widget=forms.Textarea(attrs={"rows": 3}), help_text=SKILLS_HELP
+    )
+    notes = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
+
+    def clean(self):
+        cleaned = super().clean()
+        if not cleaned.get("artillery") and not cleaned.get("level") and "level" not in self.errors:
+            self.add_error("level", "Choose the card's level, or tick Artillery.")
+        return cleaned
+
+    def clean_equipment(self) -> list[dict[str, Any]]:
+        items, errors = parse_equipment(self.cleaned_data["equipment"])
+        if errors:
+            raise forms.ValidationError(errors)
+        return items
+
+    def clean_skills(self) -> list[dict[str, Any]]:
+        skills, errors = parse_skills(self.cleaned_data["skills"])
+        if errors:
+            raise forms.ValidationError(errors)
+        return skills
+
+    @staticmethod
+    def card_initial(card: dict[str, Any]) -> dict[str, Any]:
+        """A stored card (without its name) → the form's initial values."""
+        rule = card.get("faction_rule") if isinstance(card.get("faction_rule"), dict) else {}
+        one = card.get("one_per_gang")
+
+        def known(table: dict[str, Any], value: Any) -> Any:
+            # "Outlaw" or "HERO" in an imported card shows as the engine reads it.
+            return bwg2._lookup(table, value) or value if isinstance(value, str) else ""
+
+        initial = {
+            "faction": known(bwg2.FACTIONS, card.get("faction", "")),
+            "level": known(bwg2.LEVELS, card.get("level", "")),
+            "artillery": card.get("artillery") is True,
+            "size": known(bwg2.SIZES, card.get("size") or bwg2.DEFAULT_SIZE),
+            "one_per_gang": "yes" if one is True else "no" if one is False else "",
+            "equipment": format_equipment(card.get("equipment")),
+            "vital_info": card.get("vital_info", ""),
+            "faction_rule_name": rule.get("name", ""),
+            "faction_rule_text": rule.get("text", ""),
+            "skills": format_skills(card.get("skills")),
+            "notes": card.get("notes", ""),
+        }
+        for a in bwg2.ATTRIBUTES:
+            initial[a] = card.get(a)
+        return initial
+
+    def card_stats(self) -> dict[str, Any]:
+        """The card as the engine reads it, without its name."""
+        data = self.cleaned_data
+        artillery = bool(data["artillery"])
+        card: dict[str, Any] = {
+            "faction": data["faction"],
+            "level": "" if artillery else data["level"],
+            "size": data["size"],
+            "artillery": artillery,
+        }
+        if data.get("one_per_gang"):
+            card["one_per_gang"] = data["one_per_gang"] == "yes"
+        for a in bwg2.ATTRIBUTES:
+            card[a] = data[a]
+        card["equipment"] = data["equipment"]
+        card["vital_info"] = data["vital_info"].strip()
+        card["faction_rule"] = {
+            "name": data["faction_rule_name"].strip(),
+            "text": data["faction_rule_text"].strip(),
+        }
+        card["skills"] = data["skills"]
+        if data["notes"].strip():
+            card["notes"] = data["notes"].strip()
+        return card
+
+    def check_card(self, name: str, card: dict[str, Any]) -> None:
+        """A card the engine can read, always (the schema is the roster file's)."""
+        for error in schema_errors(_card_validator, {"name": name, **card}):
+            self.add_error(None, error)
+
+
+# --------------------------------------------------------------------------- content kinds
+
+
+class CardForm(CardFields, EntryForm):
+    """A character card (or an artillery piece) in a pack."""
+
+    category = Item.Category.CARD
+    label = "Character card"
+    plural = "Character cards"
+
+    @classmethod
+    def initial_from(cls, stats: dict[str, Any]) -> dict[str, Any]:
+        return cls.card_initial(stats)
+
+    @classmethod
+    def describe(cls, stats: dict[str, Any]) -> str:
+        return describe_card(stats)
+
+    def clean(self):
+        cleaned = super().clean()
+        if not self.errors:
+            self.check_card(cleaned["name"], self.card_stats())
+        return cleaned
+
+    def stats(self) -> dict[str, Any]:
+        return self.card_stats()
+
+
+class ExtraForm(EntryForm):
+    """A consumable or thrown weapon, added to a character before the game for Fame."""
+
+    category = Item.Category.EXTRA
+    label = "Consumable or thrown weapon"
+    plural = "Consumables and thrown weapons"
+
+    cost = forms.IntegerField(min_value=1, max_value=9999, help_text="Fame it adds to the gang.")
+    level = forms.IntegerField(min_value=0, max_value=99, required=False)
+    range = forms.CharField(
+        max_length=10, required=False, help_text="Inches, “M” (= Strength) or empty."
+    )
+    str = forms.CharField(max_length=10, required=False, label="Str")
+    traits = forms.CharField(
+        max_length=200,
+        required=False,
+        help_text="Comma-separated, e.g. Thrown, Concealed or Consumable, Silver.",
+    )
+    consumable = forms.BooleanField(required=False, initial=True)
+    weightless = forms.BooleanField(required=False)
+    unique = forms.BooleanField(required=False)
+    text = forms.CharField(
+        required=False, widget=forms.Textarea(attrs={"rows": 2}), label="Rules text"
+    )
+
+    @classmethod
+    def initial_from(cls, stats: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "cost": stats.get("cost"),
+            "level": stats.get("level"),
+            "range": _show(stats.get("range")),
+            "str": _show(stats.get("str")),
+            "traits": ", ".join(stats.get("traits") or []),
+            "consumable": stats.get("consumable") is True,
+            "weightless": stats.get("weightless") is True,
+            "unique": stats.get("unique") is True,
+            "text": stats.get("text", ""),
+        }
+
+    @classmethod
+    def describe(cls, stats: dict[str, Any]) -> str:
+        item = bwg2.Item.from_dict(stats | {"name": ""}, on_card=False)
+        bits = [f"{stats.get('cost', '?')} Fame"]
+        if item.level is not None:
+            bits.append(f"level {item.level}")
+        if item.range:
+            bits.append(f"range {item.range}")
+        if item.str:
+            bits.append(f"Str {item.str}")
+        if item.traits:
+            bits.append(", ".join(item.traits))
+        return "; ".join(bits)
+
+    def clean(self):
+        cleaned = super().clean()
+        if self.errors:
+            return cleaned
+        traits = [t.strip() for t in cleaned["traits"].split(",") if t.strip()]
+        cleaned["traits"] = traits
+        thrown = any(bwg2._trait_id(t) in ("thrown", "consumable") for t in traits)
+        if not cleaned["consumable"] and not thrown:
+            self.add_error(
+                "consumable",
+                "Only Consumable items and Thrown weapons are added before the game: tick "
+                "Consumable, or give it the Thrown trait.",
+            )
+            return cleaned
+        for error in schema_errors(_extra_validator, {"name": cleaned["name"], **self.stats()}):
+            self.add_error(None, error)
+        return cleaned
+
+    def stats(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        stats: dict[str, Any] = {
+            "cost": data["cost"],
+            "level": data["level"],
+            "range": _number_or_text(data["range"]),
+            "str": _number_or_text(data["str"]),
+            "traits": data["traits"],
+            "weightless": data["weightless"],
+            "unique": data["unique"],
+            "consumable": data["consumable"],
+        }
+        if data["text"].strip():
+            stats["text"] = data["text"].strip()
+        return stats
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _unique_name(ctx: ActionContext, name: str) -> str:
+    """The name, numbered if a member already has it (minions come in crowds)."""
+    taken = set(ctx.gang.members.values_list("name", flat=True))
+    if name not in taken:
+        return name
+    n = 2
+    while f"{name} {n}" in taken:
+        n += 1
+    return f"{name} {n}"
+
+
+def _data(ctx: ActionContext) -> dict[str, Any]:
+    return copy.deepcopy(ctx.member.data) if isinstance(ctx.member.data, dict) else {}
+
+
+def _save(ctx: ActionContext, data: dict[str, Any], *fields: str) -> None:
+    ctx.member.data = data
+    ctx.member.save(update_fields=["data", *fields])
+    ctx.anchor = f"#member-{ctx.member.pk}"
+
+
+def _card_label(item: Item) -> str:
+    stats = item.stats
+    if stats.get("artillery") is True:
+        kind = "Artillery"
+    else:
+        kind = bwg2.LEVELS.get(stats.get("level", ""), {}).get("name", "?")
+    faction = bwg2.FACTIONS.get(stats.get("faction", ""), {}).get("name", "?")
+    return f"{item.name} ({faction} {kind}, {stats.get('xp', '?')} XP)"
+
+
+def _extra_label(item: Item) -> str:
+    return f"{item.name} ({item.stats.get('cost', '?')} Fame)"
+
+
+# --------------------------------------------------------------------------- gang actions
+
+
+class AddCardForm(ActionForm):
+    """Recruit a character from the card library."""
+
+    label = "Add to gang"
+    artillery = False
+
+    card = forms.ChoiceField(label="Character card")
+    name = forms.CharField(
+        max_length=100, required=False, help_text="Leave empty to use the card's name."
+    )
+
+    def setup(self) -> None:
+        cards = [
+            i
+            for i in self.catalogue.of(Item.Category.CARD)
+            if (i.stats.get("artillery") is True) == self.artillery
+        ]
+        self.fields["card"].choices = [("", "Choose a card…")] + [
+            (str(i.pk), f"{_card_label(i)}{mark(i)}") for i in cards
+        ]
+
+    def clean_card(self) -> Item:
+        item = self.catalogue.get(self.cleaned_data["card"], Item.Category.CARD)
+        if item is None:
+            raise forms.ValidationError("Choose a card from the library.")
+        return item
+
+    def apply(self, ctx: ActionContext) -> None:
+        item = self.cleaned_data["card"]
+        data = ctx.system.new_member(card=item.roster_entry())
+        name = self.cleaned_data["name"].strip() or _unique_name(ctx, item.name)
+        member = append_member(ctx.gang, name=name, data=data)
+        ctx.anchor = f"#member-{member.pk}"
+
+
+class AddArtilleryForm(AddCardForm):
+    """Add an artillery piece from the card library."""
+
+    label = "Add artillery"
+    artillery = True
+
+    card = forms.ChoiceField(label="Artillery card")
+
+
+BLANK_KINDS = [(lv["id"], f"Blank {lv['name']} card") for lv in bwg2.LEVELS.values()]
+BLANK_KINDS.append(("artillery", "Blank artillery card"))
+
+
+class AddBlankForm(ActionForm):
+    """A blank card to fill in (homebrew, or a card not in the library)."""
+
+    label = "Add blank card"
+
+    kind = forms.ChoiceField(choices=BLANK_KINDS, label="Blank card")
+
+    def apply(self, ctx: ActionContext) -> None:
+        kind = self.cleaned_data["kind"]
+        data = ctx.system.new_member("henchman")
+        card = data["card"]
+        if kind == "artillery":
+            card.update(
+                name="New Artillery",
+                level="",
+                artillery=True,
+                size="massive",
+                **dict.fromkeys(bwg2.ATTRIBUTES, 0),
+            )
+        else:
+            card.update(name=f"New {bwg2.LEVELS[kind]['name']}", level=kind)
+        member = append_member(ctx.gang, name=_unique_name(ctx, card["name"]), data=data)
+        ctx.anchor = f"#member-{member.pk}"
+
+
+class SetLimitForm(ActionForm):
+    """One tap sets the Fame limit to a usual value (325 starter, 700 standard)."""
+
+    label = "Set limit"
+
+    value = forms.IntegerField(min_value=1, max_value=100_000, widget=forms.HiddenInput)
+
+    def apply(self, ctx: ActionContext) -> None:
+        ctx.gang.limit = self.cleaned_data["value"]
+        ctx.gang.save(update_fields=["limit"])
+        # The page drawn after the action shows the view's gang: it has the new limit too.
+        self.gang.limit = ctx.gang.limit
+        ctx.anchor = "#bwg2-game"
+
+
+# --------------------------------------------------------------------------- member actions
+
+
+class RenameForm(ActionForm):
+    label = "Rename"
+
+    name = forms.CharField(max_length=100, label="Name")
+
+    @classmethod
+    def initial_for(cls, *, gang, member, figures) -> dict[str, Any]:
+        return {"name": member.name}
+
+    def apply(self, ctx: ActionContext) -> None:
+        ctx.member.name = self.cleaned_data["name"].strip()
+        ctx.member.save(update_fields=["name"])
+        ctx.anchor = f"#member-{ctx.member.pk}"
+
+
+class EditCardForm(CardFields, ActionForm):
+    """Change this member's card in place (players tweak cards and homebrew)."""
+
+    label = "Save card"
+
+    name = forms.CharField(max_length=80, label="Card name")
+
+    field_order = ["name"]
+
+    @classmethod
+    def initial_for(cls, *, gang, member, figures) -> dict[str, Any]:
+        card = member.data.get("card") if isinstance(member.data, dict) else None
+        card = card if isinstance(card, dict) else {}
+        return {"name": card.get("name", ""), **cls.card_initial(card)}
+
+    def clean(self):
+        cleaned = super().clean()
+        if not self.errors:
+            self.check_card(cleaned["name"].strip(), self.card_stats())
+        return cleaned
+
+    def apply(self, ctx: ActionContext) -> None:
+        data = _data(ctx)
+        old = data.get("card") if isinstance(data.get("card"), dict) else {}
+        card = {"name": self.cleaned_data["name"].strip(), **self.card_stats()}
+        if old.get("sample") is True:
+            card["sample"] = True
+        data["card"] = card
+        if card["artillery"]:
+            data["team"] = None
+        _save(ctx, data)
+
+
+class LeaderForm(ActionForm):
+    """One click makes this member the Leader (and no one else); or clears the flag."""
+
+    label = "Make Leader"
+
+    on = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    @classmethod
+    def initial_for(cls, *, gang, member, figures) -> dict[str, Any]:
+        leader = isinstance(member.data, dict) and member.data.get("leader") is True
+        return {"on": not leader}
+
+    def apply(self, ctx: ActionContext) -> None:
+        on = self.cleaned_data["on"]
+        if on:
+            others = ctx.gang.members.select_for_update().exclude(pk=ctx.member.pk)
+            for other in others:
+                if isinstance(other.data, dict) and other.data.get("leader") is True:
+                    other.data = {**other.data, "leader": False}
+                    other.save(update_fields=["data"])
+        data = _data(ctx)
+        data["leader"] = on
+        _save(ctx, data)
+
+
+class TeamForm(ActionForm):
+    """Put a minion in a team (same card, fights together); empty clears it."""
+
+    label = "Set team"
+
+    team = forms.CharField(max_length=60, required=False, label="Minion team")
+
+    @classmethod
+    def initial_for(cls, *, gang, member, figures) -> dict[str, Any]:
+        team = member.data.get("team") if isinstance(member.data, dict) else None
+        return {"team": team or ""}
+
+    def apply(self, ctx: ActionContext) -> None:
+        data = _data(ctx)
+        data["team"] = self.cleaned_data["team"].strip() or None
+        _save(ctx, data)
+
+
+class AddExtraForm(ActionForm):
+    """Give a character a consumable or thrown weapon from the library, for its Fame."""
+
+    label = "Give"
+
+    extra = forms.ChoiceField(label="Consumable or thrown weapon")
+
+    def setup(self) -> None:
+        self.fields["extra"].choices = [
+            ("", "Choose…"),
+            *self.catalogue.choices(Item.Category.EXTRA, _extra_label),
+        ]
+
+    def clean_extra(self) -> Item:
+        item = self.catalogue.get(self.cleaned_data["extra"], Item.Category.EXTRA)
+        if item is None:
+            raise forms.ValidationError("Choose a consumable or thrown weapon from the library.")
+        return item
+
+    def clean(self):
+        cleaned = super().clean()
+        card = self.member.data.get("card") if isinstance(self.member.data, dict) else None
+        if isinstance(card, dict) and card.get("artillery") is True:
+            raise forms.ValidationError(
+                "Artillery is not a character: give consumables and thrown weapons to a character."
+            )
+        return cleaned
+
+    def apply(self, ctx: ActionContext) -> None:
+        data = _data(ctx)
+        extras = data.get("extras") if isinstance(data.get("extras"), list) else []
+        data["extras"] = [*extras, self.cleaned_data["extra"].roster_entry()]
+        _save(ctx, data)
+
+
+class RemoveExtraForm(ActionForm):
+    label = "Remove"
+
+    index = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+
+    def clean_index(self) -> int:
+        index = self.cleaned_data["index"]
+        extras = self.member.data.get("extras") if isinstance(self.member.data, dict) else None
+        if not isinstance(extras, list) or index >= len(extras):
+            raise forms.ValidationError("That item is no longer there: reload the page.")
+        return index
+
+    def apply(self, ctx: ActionContext) -> None:
+        data = _data(ctx)
+        extras = data.get("extras") if isinstance(data.get("extras"), list) else []
+        index = self.cleaned_data["index"]
+        if index < len(extras):
+            del extras[index]
+        data["extras"] = extras
+        _save(ctx, data)
+
+
+class DuplicateForm(ActionForm):
+    """Another model with the same card (and team): for minions."""
+
+    label = "Add another"
+
+    def apply(self, ctx: ActionContext) -> None:
+        data = _data(ctx)
+        data["leader"] = False
+        data["extras"] = []
+        member = append_member(ctx.gang, name=_unique_name(ctx, ctx.member.name), data=data)
+        ctx.anchor = f"#member-{member.pk}"
+
+
+class RemoveForm(ActionForm):
+    label = "Remove"
+
+    def apply(self, ctx: ActionContext) -> None:
+        ctx.member.delete()
+        ctx.anchor = "#bwg2-members"
+
+
+# --------------------------------------------------------------------------- the editor
+
+
+def _builtin_card(card: dict[str, Any], source: str) -> dict[str, Any]:
+    stats = {k: v for k, v in card.items() if k != "name"}
+    return {
+        "category": Item.Category.CARD,
+        "name": card["name"],
+        "stats": stats,
+        "is_sample": card.get("sample") is True,
+        "source": source,
+    }
+
+
+class Bwg2Editor(Editor):
+    system_id = "bwg2"
+    template = "builder/bwg2/editor.html"
+    gang_actions = {
+        "add_card": AddCardForm,
+        "add_artillery": AddArtilleryForm,
+        "add_blank": AddBlankForm,
+        "set_limit": SetLimitForm,
+    }
+    member_actions = {
+        "rename": RenameForm,
+        "edit_card": EditCardForm,
+        "leader": LeaderForm,
+        "team": TeamForm,
+        "add_extra": AddExtraForm,
+        "remove_extra": RemoveExtraForm,
+        "duplicate": DuplicateForm,
+        "remove": RemoveForm,
+    }
+    content_kinds = (CardForm, ExtraForm)
+
+    def extra_context(self, evaluated: Any, catalogue: Any) -> dict[str, Any]:
+        gang = evaluated.report.gang
+        members = evaluated.report.members
+        leader = members.get(gang.get("leader") or "")
+        return {
+            "bwg2_presets": bwg2.CONTENT["fame_presets"],
+            "bwg2_leader": leader,
+            "bwg2_gang": gang,
+        }
+
+    def builtin_content(self) -> list[dict[str, Any]]:
+        entries = [_builtin_card(c, bwg2.CONTENT["source"]) for c in bwg2.CONTENT["cards"]]
+        for extra in bwg2.CONTENT["consumables"]:
+            entries.append(
+                {
+                    "category": Item.Category.EXTRA,
+                    "name": extra["name"],
+                    "stats": {k: v for k, v in extra.items() if k != "name"},
+                    "is_sample": extra.get("sample") is True,
+                    "source": bwg2.CONTENT["source"],
+                }
+            )
+        samples = json.loads(SAMPLES_FILE.read_text(encoding="utf-8"))
+        for card in samples["cards"]:
+            entries.append(_builtin_card(card, "Gangfight sample card (not from the book)"))
+        return entries
+
+
+EDITOR = Bwg2Editor()
