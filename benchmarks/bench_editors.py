@@ -73,7 +73,7 @@ def main() -> None:
                 with CaptureQueriesContext(connection) as ctx:
                     response = client.get(url, **headers)
                 assert response.status_code == 200
-                samples = timed(lambda h=headers: client.get(url, **h), args.iterations)
+                samples = timed(lambda u=url, h=headers: client.get(u, **h), args.iterations)
                 print(row(f"`{system.id}` | {what}", samples, len(ctx.captured_queries)))
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)

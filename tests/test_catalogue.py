@@ -46,7 +46,9 @@ def test_content_has_the_books_three_weapons_and_four_horses(content):
         "War horse": (6, 6, 5, 3, 80),
     }
     # Anything else shipped is marked as sample content.
-    others = Item.objects.filter(owner=None, system="bwg1", category="weapon").exclude(name__in=weapons)
+    others = Item.objects.filter(owner=None, system="bwg1", category="weapon").exclude(
+        name__in=weapons
+    )
     assert others.exists() and all(i.is_sample for i in others)
 
 
