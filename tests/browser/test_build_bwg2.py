@@ -4,10 +4,9 @@ break a rule and fix it, and open the share link as a visitor."""
 from __future__ import annotations
 
 import pytest
-from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
-from tests.browser.test_journey import member_card, no_horizontal_scroll, settled, sign_up
+from tests.browser.test_journey import member_card, new_gang, no_horizontal_scroll, settled
 
 pytestmark = pytest.mark.browser
 
@@ -37,15 +36,7 @@ def click_in(page: Page, name: str, testid: str) -> None:
 
 
 def test_build_a_legal_bwg2_gang_break_it_fix_it_and_share_it(page: Page, browser, live_server):
-    call_command("load_content", verbosity=0)
-    sign_up(page, live_server.url, "reinholdt")
-    page.click("text=New gang")
-    page.fill("#id_name", "Tranquility Crew")
-    page.select_option("#id_system", "bwg2")
-    page.fill("#id_limit", "325")
-    page.click("button:has-text('Create gang')")
-    expect(page.locator('[data-testid="gang-name"]')).to_have_text("Tranquility Crew")
-    page.evaluate("window.__noReload = 'still here'")
+    new_gang(page, live_server.url, "reinholdt", "Tranquility Crew", "bwg2", 325)
 
     fame = page.locator('[data-testid="fame"]')
     status = page.locator('[data-testid="status"]')
@@ -97,6 +88,7 @@ def test_build_a_legal_bwg2_gang_break_it_fix_it_and_share_it(page: Page, browse
     expect(duplicate).to_be_visible()
     expect(status).to_contain_text("Illegal")
     # ... and fix it.
+    page.once("dialog", lambda dialog: dialog.accept())  # "Remove … from the gang?"
     click_in(page, f"{REINHOLDT} 2", "remove")
     expect(member_card(page, f"{REINHOLDT} 2")).to_have_count(0)
     expect(page.locator('.finding[data-code="bwg2.duplicate_character"]')).to_have_count(0)

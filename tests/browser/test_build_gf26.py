@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
 from builder.models import Gang
 from builder.roster import export_roster
 from rules.roster import check_roster
-from tests.browser.test_journey import no_horizontal_scroll, settled, sign_up
+from tests.browser.test_journey import new_gang, no_horizontal_scroll, settled
 
 pytestmark = pytest.mark.browser
 
@@ -39,16 +38,8 @@ def pick_perks(page: Page, name: str, *perks: str, expect_count: str) -> None:
 
 
 def test_build_a_legal_gf26_party_break_it_fix_it_and_share_it(page: Page, live_server, browser):
-    call_command("load_content", verbosity=0)
-    sign_up(page, live_server.url, "warlord")
-    page.click("text=New gang")
-    page.fill("#id_name", "Iron Company")
-    page.select_option("#id_system", "gf26")
-    page.fill("#id_limit", "500")
-    page.click("button:has-text('Create gang')")
-    expect(page.locator('[data-testid="gang-name"]')).to_have_text("Iron Company")
+    new_gang(page, live_server.url, "warlord", "Iron Company", "gf26", 500)
     settled(page)
-    page.evaluate("window.__noReload = 'still here'")
 
     total = page.locator('[data-testid="fame"]')
     status = page.locator('[data-testid="status"]')

@@ -6,14 +6,13 @@ from __future__ import annotations
 import random
 
 import pytest
-from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
 from builder.editors import gunfight as editor
 from builder.models import Gang, Item
 from builder.roster import evaluate_gang, export_roster
 from rules.roster import check_roster
-from tests.browser.test_journey import no_horizontal_scroll, settled, sign_up
+from tests.browser.test_journey import new_gang, no_horizontal_scroll, settled
 
 pytestmark = pytest.mark.browser
 
@@ -29,16 +28,8 @@ def total_is(page: Page, gang: Gang) -> None:
 def test_build_a_gunfight_side(page: Page, browser, live_server, monkeypatch):
     # The live server runs in this process: a seeded source makes the roll repeatable.
     monkeypatch.setattr(editor, "random_source", lambda: random.Random(2003))
-    call_command("load_content", verbosity=0)
-    sign_up(page, live_server.url, "wyatt")
-
-    page.click("text=New gang")
-    page.fill("#id_name", "The Earps")
-    page.select_option("#id_system", "gunfight")
-    page.click("button:has-text('Create gang')")
-    expect(page.locator('[data-testid="gang-name"]')).to_have_text("The Earps")
+    new_gang(page, live_server.url, "wyatt", "The Earps", "gunfight")
     gang = Gang.objects.get(name="The Earps")
-    page.evaluate("window.__noReload = 'still here'")
     expect(page.locator('[data-testid="fame"]')).to_have_text("0")
     expect(page.locator('.finding[data-code="gunfight.no_figures"]')).to_have_count(1)
 

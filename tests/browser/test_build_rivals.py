@@ -10,7 +10,7 @@ from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
 from rules.systems import rivals
-from tests.browser.test_journey import member_card, no_horizontal_scroll, settled, sign_up
+from tests.browser.test_journey import member_card, new_gang, no_horizontal_scroll, settled, sign_up
 
 pytestmark = pytest.mark.browser
 
@@ -37,14 +37,7 @@ def set_tiers(page: Page, name: str, **tiers: int) -> None:
 
 
 def test_build_a_legal_rivals_gang_roll_a_skill_break_and_fix_it(page: Page, browser, live_server):
-    call_command("load_content", verbosity=0)
-    sign_up(page, live_server.url, "redjack")
-    page.click("text=New gang")
-    page.fill("#id_name", "Deadrock Boys")
-    page.select_option("#id_system", "rivals")
-    page.click("button:has-text('Create gang')")
-    expect(page.locator('[data-testid="gang-name"]')).to_have_text("Deadrock Boys")
-    page.evaluate("window.__noReload = 'still here'")
+    new_gang(page, live_server.url, "redjack", "Deadrock Boys", "rivals")
 
     fame = page.locator('[data-testid="fame"]')
     status = page.locator('[data-testid="status"]')

@@ -51,14 +51,29 @@ def sign_up(page: Page, base_url: str, username: str) -> None:
     expect(page.locator('[data-testid="nav-user"]')).to_have_text(username)
 
 
-def new_gang(page: Page, base_url: str, username: str, gang_name: str) -> None:
-    """From an empty browser: sign up, create a gang, and land on its builder."""
+def new_gang(
+    page: Page,
+    base_url: str,
+    username: str,
+    gang_name: str,
+    system: str = "bwg1",
+    limit: int | None = None,
+) -> None:
+    """From an empty browser: sign up, create a gang, and land on its builder.
+
+    Afterwards ``window.__noReload`` is set: a test checks it is still there to show the
+    page never reloaded (every change came through htmx).
+    """
     call_command("load_content", verbosity=0)
     sign_up(page, base_url, username)
     page.click("text=New gang")
     page.fill("#id_name", gang_name)
+    page.select_option("#id_system", system)
+    if limit is not None:
+        page.fill("#id_limit", str(limit))
     page.click("button:has-text('Create gang')")
     expect(page.locator('[data-testid="gang-name"]')).to_have_text(gang_name)
+    page.evaluate("window.__noReload = 'still here'")
 
 
 def test_build_a_legal_gang_live_and_download_its_sheet(page: Page, live_server, tmp_path):
