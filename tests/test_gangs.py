@@ -165,3 +165,19 @@ def test_anonymous_visitor_opens_the_share_link_and_nothing_else(client, owner, 
     ):
         response = client.get(url)
         assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+
+
+def test_every_editor_action_and_content_kind_does_something():
+    """The base classes' apply() and stats() only raise: each real one must define its own."""
+    from builder.editors import EntryForm, all_editors
+
+    editors = all_editors()
+    assert {e.system_id for e in editors} == {"bwg1", "bwg2", "gf26", "rivals", "gunfight"}
+    for editor in editors:
+        assert editor.edits_in_browser, editor.system_id
+        for actions in (editor.gang_actions, editor.member_actions):
+            for name, form_class in actions.items():
+                assert form_class.action == name
+                assert form_class.apply is not ActionForm.apply, (editor.system_id, name)
+        for kind in editor.content_kinds:
+            assert kind.stats is not EntryForm.stats, (editor.system_id, kind.category)

@@ -141,7 +141,8 @@ class ActionForm(forms.Form):
         return f"form-{self.prefix}"
 
     def apply(self, ctx: ActionContext) -> None:
-        raise NotImplementedError
+        """Make the change (every action class defines this; the base has no behaviour)."""
+        raise NotImplementedError(f"{type(self).__name__} must define apply()")
 
 
 class EntryForm(forms.Form):
@@ -191,7 +192,8 @@ class EntryForm(forms.Form):
         return name
 
     def stats(self) -> dict[str, Any]:
-        raise NotImplementedError
+        """The entry's JSON (every kind defines this; the base has no behaviour)."""
+        raise NotImplementedError(f"{type(self).__name__} must define stats()")
 
 
 class Editor:

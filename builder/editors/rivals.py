@@ -50,6 +50,17 @@ GENDER_CHOICES = list(rivals.GENDERS.items())
 HAND_CHOICES = list(rivals.HANDS.items())
 
 
+NO_NAME = "Give the outlaw a name (it goes on the Wanted Poster)."
+
+
+def outlaw_name(value: str) -> str:
+    """The name as typed, its spaces tidied; a name of only spaces is refused."""
+    name = " ".join(value.split())
+    if not name:
+        raise forms.ValidationError(NO_NAME)
+    return name
+
+
 def outlaw_data(member: Member) -> dict[str, Any]:
     """A full copy of the member's data (a Wanted Poster), with defaults for what is
     missing, ready to change and save."""
@@ -79,17 +90,14 @@ class AddOutlawForm(ActionForm):
     name = forms.CharField(
         max_length=NAME_MAX,
         label="New outlaw's name",
-        error_messages={"required": "Give the outlaw a name (it goes on the Wanted Poster)."},
+        error_messages={"required": NO_NAME},
     )
 
     def setup(self) -> None:
         self.fields["name"].widget.attrs["autocomplete"] = "off"
 
     def clean_name(self) -> str:
-        name = " ".join(self.cleaned_data["name"].split())
-        if not name:
-            raise forms.ValidationError("Give the outlaw a name (it goes on the Wanted Poster).")
-        return name
+        return outlaw_name(self.cleaned_data["name"])
 
     def apply(self, ctx: ActionContext) -> None:
         member = services.append_member(
@@ -163,7 +171,7 @@ class PosterForm(ActionForm):
 
     name = forms.CharField(
         max_length=NAME_MAX,
-        error_messages={"required": "Give the outlaw a name (it goes on the Wanted Poster)."},
+        error_messages={"required": NO_NAME},
     )
     gender = forms.ChoiceField(
         choices=GENDER_CHOICES,
@@ -204,10 +212,7 @@ class PosterForm(ActionForm):
         }
 
     def clean_name(self) -> str:
-        name = " ".join(self.cleaned_data["name"].split())
-        if not name:
-            raise forms.ValidationError("Give the outlaw a name (it goes on the Wanted Poster).")
-        return name
+        return outlaw_name(self.cleaned_data["name"])
 
     def apply(self, ctx: ActionContext) -> None:
         data = outlaw_data(ctx.member)

@@ -6,7 +6,13 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.test_journey import member_card, new_gang, no_horizontal_scroll, settled
+from tests.browser.test_journey import (
+    member_card,
+    new_gang,
+    no_horizontal_scroll,
+    settled,
+    visitor_page,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -118,12 +124,7 @@ def test_build_a_legal_bwg2_gang_break_it_fix_it_and_share_it(page: Page, browse
 
     # The share link, for a visitor who is not logged in.
     share_url = page.input_value("#share-url")
-    visitor = browser.new_context(viewport={"width": 375, "height": 812})
-    try:
-        other = visitor.new_page()
-        other.goto(share_url)
+    with visitor_page(browser, share_url) as other:
         expect(other.locator('[data-testid="gang-name"]')).to_have_text("Tranquility Crew")
         expect(other.locator(f"text={REINHOLDT}").first).to_be_visible()
         expect(other.locator('[data-testid="add_card"]')).to_have_count(0)
-    finally:
-        visitor.close()

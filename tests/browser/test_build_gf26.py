@@ -8,7 +8,7 @@ from playwright.sync_api import Page, expect
 from builder.models import Gang
 from builder.roster import export_roster
 from rules.roster import check_roster
-from tests.browser.test_journey import new_gang, no_horizontal_scroll, settled
+from tests.browser.test_journey import new_gang, no_horizontal_scroll, settled, visitor_page
 
 pytestmark = pytest.mark.browser
 
@@ -109,13 +109,8 @@ def test_build_a_legal_gf26_party_break_it_fix_it_and_share_it(page: Page, live_
     assert check_roster(export_roster(gang)) == []
 
     share_url = page.locator("#share-url").input_value()
-    context = browser.new_context(viewport={"width": 375, "height": 812})
-    try:
-        anonymous = context.new_page()
-        anonymous.goto(share_url)
+    with visitor_page(browser, share_url) as anonymous:
         expect(anonymous.locator('[data-testid="gang-name"]')).to_have_text("Iron Company")
         expect(anonymous.locator('[data-testid="member"]')).to_have_count(5)
         expect(anonymous.locator('[data-testid="status"]')).to_contain_text("Legal")
         expect(anonymous.locator('[data-testid="nav-user"]')).to_have_count(0)
-    finally:
-        context.close()

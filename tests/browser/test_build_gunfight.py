@@ -12,7 +12,7 @@ from builder.editors import gunfight as editor
 from builder.models import Gang, Item
 from builder.roster import evaluate_gang, export_roster
 from rules.roster import check_roster
-from tests.browser.test_journey import new_gang, no_horizontal_scroll, settled
+from tests.browser.test_journey import new_gang, no_horizontal_scroll, settled, visitor_page
 
 pytestmark = pytest.mark.browser
 
@@ -115,13 +115,8 @@ def test_build_a_gunfight_side(page: Page, browser, live_server, monkeypatch):
     expect(rows.first).to_contain_text("Gunfighter (Old Hand)")
 
     # Anyone with the share link sees the side, read-only.
-    visitor = browser.new_context(viewport={"width": 375, "height": 812})
-    try:
-        other = visitor.new_page()
-        other.goto(share_url)
+    with visitor_page(browser, share_url) as other:
         expect(other.locator('[data-testid="gang-name"]')).to_have_text("The Earps")
         expect(other.locator('[data-testid="member"]')).to_have_count(3)
         expect(other.locator("text=Wyatt").first).to_be_visible()
         expect(other.locator('[data-testid="roll"]')).to_have_count(0)
-    finally:
-        visitor.close()

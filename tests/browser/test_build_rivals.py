@@ -10,7 +10,14 @@ from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
 from rules.systems import rivals
-from tests.browser.test_journey import member_card, new_gang, no_horizontal_scroll, settled, sign_up
+from tests.browser.test_journey import (
+    member_card,
+    new_gang,
+    no_horizontal_scroll,
+    settled,
+    sign_up,
+    visitor_page,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -121,16 +128,11 @@ def test_build_a_legal_rivals_gang_roll_a_skill_break_and_fix_it(page: Page, bro
     page.go_back()
 
     # Anyone with the link sees the gang, read-only.
-    visitor = browser.new_context(viewport={"width": 375, "height": 812})
-    try:
-        other = visitor.new_page()
-        other.goto(share_url)
+    with visitor_page(browser, share_url) as other:
         expect(other.locator('[data-testid="gang-name"]')).to_have_text("Red Jack's Gang")
         expect(other.locator("text=Red Jack").first).to_be_visible()
         expect(other.locator('[data-testid="member"]')).to_have_count(4)
         expect(other.locator('[data-testid="roll_skill"]')).to_have_count(0)
-    finally:
-        visitor.close()
 
 
 def test_the_builder_works_without_javascript(page_without_js: Page, live_server):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import re
+from contextlib import contextmanager
 
 import pytest
 from django.core.management import call_command
@@ -39,6 +40,18 @@ def recruit(page: Page, name: str, member_type: str, *, live: bool = True) -> No
     expect(member_card(page, name)).to_have_count(1)
     if live:
         settled(page)
+
+
+@contextmanager
+def visitor_page(browser, url: str):
+    """``url`` opened by a visitor who is not logged in, in a phone-sized browser."""
+    visitor = browser.new_context(viewport={"width": 375, "height": 812})
+    try:
+        page = visitor.new_page()
+        page.goto(url)
+        yield page
+    finally:
+        visitor.close()
 
 
 def sign_up(page: Page, base_url: str, username: str) -> None:
@@ -215,15 +228,10 @@ def test_share_link_opens_read_only_for_a_visitor(page: Page, browser, live_serv
     new_gang(page, live_server.url, "cassidy", "Shared Gang")
     recruit(page, "Cassidy", "leader")
     share_url = page.input_value("#share-url")
-    visitor = browser.new_context(viewport={"width": 375, "height": 812})
-    try:
-        other = visitor.new_page()
-        other.goto(share_url)
+    with visitor_page(browser, share_url) as other:
         expect(other.locator('[data-testid="gang-name"]')).to_have_text("Shared Gang")
         expect(other.locator("text=Cassidy").first).to_be_visible()
         expect(other.locator("button[name=change]")).to_have_count(0)
-    finally:
-        visitor.close()
 
 
 def test_an_answer_older_than_the_page_is_ignored(page: Page, live_server):
