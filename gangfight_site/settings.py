@@ -139,6 +139,20 @@ warnings.filterwarnings("ignore", message="No directory at")
 
 # Where the PDF renderer may read fonts, images and print CSS from; nothing else.
 PDF_STATIC_DIR = BASE_DIR / "static"
+# A render that takes longer than this is stopped, and the user told so.
+PDF_TIMEOUT_SECONDS = float(os.environ.get("PDF_TIMEOUT_SECONDS", "20"))
+# Finished PDFs, keyed by what they were made from (the gang's version and roster), so a
+# second download is immediate. On disk so every worker process shares it.
+PDF_CACHE_DIR = Path(os.environ.get("PDF_CACHE_DIR", BASE_DIR / "var" / "pdf-cache"))
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "pdf": {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": str(PDF_CACHE_DIR),
+        "TIMEOUT": 7 * 24 * 3600,
+        "OPTIONS": {"MAX_ENTRIES": 2000},
+    },
+}
 
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the page, not the cookie

@@ -161,3 +161,17 @@ class GameSystem(Protocol):
         ``report.gang["facts"]`` lists the gang's derived numbers as (label, value).
         """
         ...
+
+    def print_cards(self, roster: Mapping[str, Any], report: Report) -> list[Any]:
+        """One ``rules.printing.Card`` per member, in roster order, keyed like the report:
+        the front's stat line and tracks, the back's weapons and full rules text."""
+        ...
+
+    def print_sheet(self, roster: Mapping[str, Any], report: Report) -> dict[str, Any]:
+        """Extra figures for the gang sheet (plain data); ``{}`` when there are none."""
+        ...
+
+    def quick_reference(self, roster: Mapping[str, Any], report: Report) -> list[Any]:
+        """``rules.printing.Section`` objects: only the rules, skills, traits and weapons
+        this gang uses, with their full text, each term once."""
+        ...

@@ -7,12 +7,23 @@ PDF is made, so the app starts (and serves everything else) without it.
 
 from __future__ import annotations
 
+import multiprocessing
+import traceback
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 
-class PdfUnavailable(RuntimeError):
+class PdfError(RuntimeError):
+    """A PDF could not be made; the message says why, in words for the user."""
+
+
+class PdfUnavailable(PdfError):
     """WeasyPrint (or the Pango library it needs) is not installed on this machine."""
+
+
+class PdfTimeout(PdfError):
+    """The render took longer than it may and was stopped."""
 
 
 def _fetcher_class():
@@ -54,12 +65,69 @@ def make_fetcher(static_dir: Path):
         raise PdfUnavailable(f"WeasyPrint can't load: {error}") from error
 
 
-def render_pdf(html: str, static_dir: Path, *, fetcher=None) -> bytes:
-    """Make a PDF from an HTML string whose relative URLs point into ``static_dir``."""
+def render_document(html: str, static_dir: Path, *, fetcher=None):
+    """Lay out an HTML string whose relative URLs point into ``static_dir``.
+
+    Returns WeasyPrint's document, whose boxes can be measured before ``write_pdf()``.
+    """
     fetcher = fetcher or make_fetcher(static_dir)
     try:
         from weasyprint import HTML
     except (ImportError, OSError) as error:
         raise PdfUnavailable(f"WeasyPrint can't load: {error}") from error
     base_url = Path(static_dir).resolve().as_uri() + "/"
-    return HTML(string=html, base_url=base_url, url_fetcher=fetcher).write_pdf()
+    return HTML(string=html, base_url=base_url, url_fetcher=fetcher).render()
+
+
+def render_pdf(html: str, static_dir: Path, *, fetcher=None) -> bytes:
+    """Make a PDF from an HTML string whose relative URLs point into ``static_dir``."""
+    return render_document(html, static_dir, fetcher=fetcher).write_pdf()
+
+
+def run_with_deadline(job: Callable[[], bytes], seconds: float) -> bytes:
+    """Run ``job`` in a forked child and return its bytes; stop it after ``seconds``.
+
+    A layout cannot be interrupted from inside, so the render runs in its own process,
+    which is killed when time is up. The child inherits everything already imported
+    (WeasyPrint, the templates), so it starts at once. Where ``fork`` does not exist
+    the job runs here, without a deadline.
+    """
+    try:
+        context = multiprocessing.get_context("fork")
+    except ValueError:
+        return job()
+    reader, writer = context.Pipe(duplex=False)
+
+    def child() -> None:
+        try:
+            result = ("ok", job())
+        except PdfError as error:
+            result = ("pdf-error", f"{type(error).__name__}: {error}")
+        except BaseException as error:  # reported to the parent
+            result = ("error", "".join(traceback.format_exception(error)))
+        writer.send(result)
+        writer.close()
+
+    process = context.Process(target=child, daemon=True)
+    process.start()
+    writer.close()
+    try:
+        if not reader.poll(seconds):
+            process.kill()
+            raise PdfTimeout(
+                f"Making this PDF took longer than {seconds:g} seconds, so it was stopped. "
+                "Try fewer cards at a time (a single card, or fronts only), or try again later."
+            )
+        try:
+            status, value = reader.recv()
+        except EOFError:
+            raise PdfError("The PDF renderer stopped without an answer.") from None
+    finally:
+        reader.close()
+        process.join(timeout=5)
+    if status == "ok":
+        return value
+    if status == "pdf-error":
+        kind, _, message = value.partition(": ")
+        raise (PdfUnavailable if kind == "PdfUnavailable" else PdfError)(message)
+    raise PdfError(f"The PDF renderer failed:\n{value}")

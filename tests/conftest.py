@@ -19,6 +19,18 @@ def fast_password_hashing(settings) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def pdf_cache(settings, tmp_path) -> None:
+    """Each test starts with an empty PDF cache of its own, never the project's var/."""
+    settings.CACHES = {
+        **settings.CACHES,
+        "pdf": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(tmp_path / "pdf-cache"),
+        },
+    }
+
+
 @pytest.fixture
 def content(db) -> None:
     """The shipped content fixtures (weapons and horses)."""

@@ -1,0 +1,668 @@
+"""Print a roster: character cards on A4 or Letter sheets, the gang sheet, a quick reference.
+
+Everything starts from a roster dict (the roster file's shape), so a saved gang and a file
+given to ``manage.py render_pdf`` print the same way. The rules engine says what is on each
+card (``system.print_cards``); this module lays the cards out, nine to a page, with cut
+marks, and backs mirrored for long-edge duplex; the templates in ``templates/pdf/`` draw
+them; ``rules.pdf`` turns the HTML into a PDF, fetching nothing but our static files.
+
+**Text never gets cut off.** A card is laid out, then measured in WeasyPrint's own layout:
+a back that overflows is set at 7 pt, and one that still overflows is split where the
+layout says, its rest going on to a second card (front "continued", back the rest). The
+loop stops when every face fits.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from functools import cache
+from typing import Any
+
+from django.conf import settings
+from django.template.loader import render_to_string, select_template
+from django.utils import timezone
+from django.utils.text import slugify
+
+from rules import Report, get_system
+from rules.pdf import (
+    PdfError,
+    PdfTimeout,
+    PdfUnavailable,
+    make_fetcher,
+    render_document,
+    run_with_deadline,
+)
+from rules.printing import Card, Entry, Section, Weapon
+
+__all__ = [
+    "KINDS",
+    "PAPERS",
+    "PdfError",
+    "PdfTimeout",
+    "PdfUnavailable",
+    "cards_pdf",
+    "filename",
+    "print_pdf",
+    "reference_pdf",
+    "sheet_pdf",
+]
+
+KINDS = {"cards": "Character cards", "sheet": "Gang sheet", "reference": "Quick reference"}
+
+
+@dataclass(frozen=True)
+class Paper:
+    id: str
+    label: str
+    css: str  # the @page size
+    width: float  # mm
+    height: float
+
+    @property
+    def sheet_height(self) -> float:
+        """A page's content height, a hair short of the paper so no blank page follows."""
+        return self.height - 0.2
+
+
+PAPERS = {
+    "a4": Paper("a4", "A4", "A4", 210.0, 297.0),
+    "letter": Paper("letter", "US Letter", "letter", 215.9, 279.4),
+}
+
+CARD_W, CARD_H = 63.0, 88.0  # poker size, mm
+COLS, ROWS = 3, 3
+PER_PAGE = COLS * ROWS
+BACK_PT = 8.0  # a back's usual text size
+MIN_PT = 7.0  # the smallest we print; below this, text goes on to a second card
+MARK_GAP, MARK_LEN = 1.5, 4.5  # cut marks start this far outside the grid (mm)
+PX_PER_MM = 96 / 25.4  # WeasyPrint's layout unit
+LONG_BACK = 450  # characters: a back this long is also measured at 7 pt in the same layout
+OVERLEAF = 5.0  # mm kept free at the foot of a split back for "Continued on card 2"
+
+
+# --------------------------------------------------------------------------- the roster
+
+
+@dataclass
+class Printed:
+    """A roster evaluated for printing: the system, its report and its cards."""
+
+    roster: Mapping[str, Any]
+    system: Any
+    report: Report
+    cards: list[Card]
+
+    @property
+    def gang_name(self) -> str:
+        name = self.roster.get("name")
+        return name.strip() if isinstance(name, str) and name.strip() else "Unnamed gang"
+
+    def members(self) -> list[dict[str, Any]]:
+        raws = self.roster.get("members") or []
+        by_key = {c.key: c for c in self.cards}
+        rows = []
+        for raw, (key, r) in zip(raws, self.report.members.items(), strict=False):
+            raw = raw if isinstance(raw, Mapping) else {}
+            rows.append(
+                {"name": r.name, "data": raw.get("data") or {}, "r": r, "card": by_key.get(key)}
+            )
+        return rows
+
+    def finding_rows(self) -> list[dict[str, Any]]:
+        return [
+            {"finding": f, "member": self.report.members.get(f.member) if f.member else None}
+            for f in self.report.findings
+        ]
+
+
+def prepare(roster: Mapping[str, Any]) -> Printed:
+    system = get_system(roster["system"])
+    report = system.evaluate(roster)
+    return Printed(roster, system, report, system.print_cards(roster, report))
+
+
+# --------------------------------------------------------------------------- card faces
+
+
+@dataclass
+class Group:
+    """A block of a card's back: the weapons table, a section, or the play notes."""
+
+    kind: str  # "weapons" | "section" | "notes"
+    title: str
+    items: list[Any]  # Weapon | Entry | str
+    continued: bool = False
+
+    @property
+    def columns(self) -> dict[str, bool]:
+        """Which of the weapon table's columns any weapon here fills (the rest are left
+        out: a Gunfight weapon has no Str or level)."""
+        return {
+            name: any(getattr(w, name, "") for w in self.items)
+            for name in ("range", "strength", "level")
+        }
+
+
+@dataclass
+class Face:
+    """One physical card: a member's card, or the second card its back went on to."""
+
+    card: Card
+    groups: list[Group]
+    part: int = 1
+    parts: int = 1
+    size: float = BACK_PT
+    front_size: float = BACK_PT
+    id: str = ""
+
+    @property
+    def continues(self) -> bool:
+        return self.part < self.parts
+
+
+def back_groups(card: Card) -> list[Group]:
+    groups = []
+    if card.weapons:
+        groups.append(Group("weapons", "Equipment", list(card.weapons)))
+    for section in card.sections:
+        entries = [replace(e, text=_one_line(e.text)) for e in section.entries]
+        if entries:
+            groups.append(Group("section", section.title, entries))
+    if card.play_notes:
+        groups.append(Group("notes", "In play", list(card.play_notes)))
+    return groups
+
+
+def _one_line(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+@dataclass
+class Fit:
+    """What the layout measured of one face's body: room, height and each item's box."""
+
+    capacity: float
+    height: float
+    items: dict[tuple[int, int], tuple[float, float, list[tuple[float, int]]]] = field(
+        default_factory=dict
+    )  # (group, item) -> (top, bottom, [(line bottom, words so far)])
+
+
+def _boxes(box) -> Iterator[Any]:
+    yield box
+    for child in getattr(box, "children", None) or ():
+        yield from _boxes(child)
+
+
+def _words(box) -> int:
+    return sum(len(b.text.split()) for b in _boxes(box) if hasattr(b, "text"))
+
+
+def measure(document) -> dict[str, Fit]:
+    """Every face body that overflows its card, by ``data-fit`` id, with its items' boxes."""
+    found: dict[str, Fit] = {}
+    for page in document.pages:
+        for box in _boxes(page._page_box):
+            element = getattr(box, "element", None)
+            fit_id = element.get("data-fit") if element is not None else None
+            if not fit_id or not box.children:
+                continue
+            flow = box.children[0]
+            if flow.margin_height() <= box.height + 0.5:
+                continue
+            fit = Fit(capacity=box.height, height=flow.margin_height())
+            top = flow.position_y
+            for item in _boxes(flow):
+                item_el = getattr(item, "element", None)
+                ref = item_el.get("data-item") if item_el is not None else None
+                if not ref or (ref_key := tuple(int(n) for n in ref.split("."))) in fit.items:
+                    continue
+                lines, words = [], 0
+                for line in _boxes(item):
+                    if type(line).__name__ == "LineBox":
+                        words += _words(line)
+                        lines.append((line.position_y + line.height - top, words))
+                fit.items[ref_key] = (
+                    item.position_y - top,
+                    item.position_y + item.margin_height() - top,
+                    lines,
+                )
+            found[fit_id] = fit
+    return found
+
+
+def split_face(face: Face, fit: Fit) -> tuple[Face, Face] | None:
+    """Cut a back where its layout overflows: what fits, and the rest for a second card."""
+    room = fit.capacity - OVERLEAF * PX_PER_MM
+    first: list[Group] = []
+    rest: list[Group] = []
+    for gi, group in enumerate(face.groups):
+        if rest:
+            rest.append(group)
+            continue
+        keep: list[Any] = []
+        for ii, item in enumerate(group.items):
+            _top, bottom, lines = fit.items.get((gi, ii), (0.0, 0.0, []))
+            if bottom <= room:
+                keep.append(item)
+                continue
+            tail = group.items[ii + 1 :]
+            head_part, rest_part = _split_item(item, lines, room)
+            if head_part is not None:
+                keep.append(head_part)
+            if keep or first:
+                rest.append(replace(group, items=[rest_part, *tail], continued=bool(keep)))
+            else:
+                keep, rest = [item], [replace(group, items=tail, continued=True)]
+            break
+        if keep:
+            first.append(replace(group, items=keep))
+    if not rest and first:  # no item measured as overflowing: move the last item on
+        last = first[-1]
+        first[-1] = replace(last, items=last.items[:-1])
+        rest = [replace(last, items=last.items[-1:], continued=True)]
+        first = [g for g in first if g.items]
+    rest = [g for g in rest if g.items]
+    if not first or not rest:
+        return None  # one item that cannot be split: it stays whole
+    return replace(face, groups=first), replace(face, groups=rest, id="")
+
+
+def _split_item(item: Any, lines: list[tuple[float, int]], room: float) -> tuple[Any, Any]:
+    """An entry that runs off the card splits between its lines; anything else moves whole."""
+    if not isinstance(item, Entry):
+        return None, item
+    fitting = [words for bottom, words in lines if bottom <= room]
+    term_words = len(item.term.split())
+    text_words = item.text.split()
+    taken = (fitting[-1] if fitting else 0) - term_words
+    if taken <= 0 or taken >= len(text_words):
+        return None, item
+    return (
+        Entry(item.term, " ".join(text_words[:taken])),
+        Entry(f"{item.term} (continued)", " ".join(text_words[taken:])),
+    )
+
+
+# --------------------------------------------------------------------------- sheets
+
+
+@dataclass
+class Slot:
+    face: Face
+    side: str  # "front" | "back"
+    x: float
+    y: float
+    index: int
+
+
+def grid(paper: Paper) -> tuple[float, float]:
+    """The top-left corner of the 3 by 3 grid, centred so that backs mirror exactly."""
+    return (paper.width - COLS * CARD_W) / 2, (paper.height - ROWS * CARD_H) / 2
+
+
+def pages(faces: list[Face], paper: Paper, *, fronts_only: bool) -> list[dict[str, Any]]:
+    """Front pages of nine cards, each followed by its back page, mirrored left to right.
+
+    On a portrait sheet turned over its long edge, the card in column c lands behind
+    column 2 - c of the same row: that is where its back is printed.
+    """
+    x0, y0 = grid(paper)
+    result = []
+    for start in range(0, len(faces), PER_PAGE):
+        chunk = faces[start : start + PER_PAGE]
+        sides = ("front",) if fronts_only else ("front", "back")
+        for side in sides:
+            slots = []
+            for i, face in enumerate(chunk):
+                col, row = i % COLS, i // COLS
+                if side == "back":
+                    col = COLS - 1 - col
+                slots.append(Slot(face, side, x0 + col * CARD_W, y0 + row * CARD_H, start + i))
+            result.append({"side": side, "slots": slots, "sheet": start // PER_PAGE + 1})
+    total = -(-len(faces) // PER_PAGE)
+    for page in result:
+        page["sheets"] = total
+    return result
+
+
+def cut_marks(paper: Paper) -> list[dict[str, float]]:
+    """Short lines in the margins at every cut, never on a card."""
+    x0, y0 = grid(paper)
+    x1, y1 = x0 + COLS * CARD_W, y0 + ROWS * CARD_H
+    marks = []
+    for c in range(COLS + 1):
+        x = x0 + c * CARD_W
+        marks.append({"x": x, "y": max(0.0, y0 - MARK_GAP - MARK_LEN), "w": 0, "h": MARK_LEN})
+        marks.append({"x": x, "y": y1 + MARK_GAP, "w": 0, "h": MARK_LEN})
+    for r in range(ROWS + 1):
+        y = y0 + r * CARD_H
+        marks.append({"x": max(0.0, x0 - MARK_GAP - MARK_LEN), "y": y, "w": MARK_LEN, "h": 0})
+        marks.append({"x": x1 + MARK_GAP, "y": y, "w": MARK_LEN, "h": 0})
+    return marks
+
+
+def footer_cells(paper: Paper) -> list[dict[str, float]]:
+    """Three places for footer text below the grid, one per column, clear of the marks."""
+    x0, y0 = grid(paper)
+    top = y0 + ROWS * CARD_H + MARK_GAP
+    return [
+        {"x": x0 + c * CARD_W + 2, "y": top, "w": CARD_W - 4, "h": paper.height - top - 1.5}
+        for c in range(COLS)
+    ]
+
+
+def qr_place(paper: Paper) -> dict[str, float]:
+    """The QR code's square: below the grid if the margin is deep (A4), else beside it."""
+    x0, y0 = grid(paper)
+    bottom = paper.height - (y0 + ROWS * CARD_H)
+    if bottom >= 14:
+        size = bottom - MARK_GAP - MARK_LEN - 1.5
+        return {"x": x0 + COLS * CARD_W - size - 1, "y": paper.height - size - 1, "size": size}
+    size = min(x0 - 2.5, 12.0)
+    return {"x": paper.width - size - 1, "y": y0 + ROWS * CARD_H - size - 3, "size": size}
+
+
+# --------------------------------------------------------------------------- rendering
+
+
+def qr_data_uri(url: str) -> str:
+    import segno
+
+    return segno.make(url, error="l").svg_data_uri(border=2, dark="#000", light="#fff")
+
+
+@cache
+def _covered() -> frozenset[int]:
+    from fontTools.ttLib import TTFont
+
+    font = TTFont(settings.PDF_STATIC_DIR / "fonts" / "DejaVuSansCondensed.ttf", lazy=True)
+    return frozenset(font.getBestCmap())
+
+
+def needs_fallback_font(*texts: str) -> bool:
+    """True when some letter is not in DejaVu (Chinese, Japanese, Korean…): then, and only
+    then, the 4 MB fallback font is loaded."""
+    covered = _covered()
+    return any(ord(ch) not in covered for text in texts for ch in text if not ch.isspace())
+
+
+def _all_text(printed: Printed) -> str:
+    return printed.gang_name + " ".join(card.text() for card in printed.cards)
+
+
+def _base_context(printed: Printed, paper: Paper, share_url: str | None) -> dict[str, Any]:
+    return {
+        "gang_name": printed.gang_name,
+        "limit": printed.report.limit,
+        "roster": printed.roster,
+        "system": printed.system,
+        "report": printed.report,
+        "printed": timezone.localdate() if settings.USE_TZ else datetime.date.today(),
+        "paper": paper,
+        "qr": qr_data_uri(share_url) if share_url else "",
+        "share_url": share_url or "",
+        "fallback_font": needs_fallback_font(_all_text(printed)),
+    }
+
+
+def _render(html: str):
+    static = settings.PDF_STATIC_DIR
+    return render_document(html, static, fetcher=make_fetcher(static))
+
+
+def _card_faces(printed: Printed, member_key: str | None) -> list[Face]:
+    cards = printed.cards
+    if member_key is not None:
+        cards = [c for c in cards if c.key == member_key]
+        if not cards:
+            raise KeyError(f"no member {member_key!r} in this gang")
+    return [Face(card, back_groups(card)) for card in cards]
+
+
+def _number(faces: list[Face]) -> list[Face]:
+    """Give every face its id and, per member, its part number (1 of 2…)."""
+    counts: dict[str, int] = {}
+    for face in faces:
+        counts[face.card.key] = counts.get(face.card.key, 0) + 1
+    seen: dict[str, int] = {}
+    for i, face in enumerate(faces):
+        seen[face.card.key] = seen.get(face.card.key, 0) + 1
+        face.part, face.parts, face.id = seen[face.card.key], counts[face.card.key], str(i)
+    return faces
+
+
+def layout_cards(
+    printed: Printed,
+    paper: Paper,
+    *,
+    fronts_only: bool = False,
+    member_key: str | None = None,
+    share_url: str | None = None,
+):
+    """Lay the cards out until every face fits; return the WeasyPrint document."""
+    faces = _number(_card_faces(printed, member_key))
+    context = _base_context(printed, paper, share_url)
+    context.update(
+        marks=cut_marks(paper),
+        footer=footer_cells(paper),
+        qr_box=qr_place(paper),
+        card_w=CARD_W,
+        card_h=CARD_H,
+        fronts_only=fronts_only,
+    )
+    for _attempt in range(8):
+        context["pages"] = pages(faces, paper, fronts_only=fronts_only)
+        context["measuring"] = [] if fronts_only else [f for f in faces if _long(f)]
+        context["min_pt"] = MIN_PT
+        document = _render(render_to_string("pdf/cards.html", context))
+        overflow = measure(document)
+        printed_pages = document.pages[: len(context["pages"])]
+        if not any(key[0] in "fb" for key in overflow):
+            return document.copy(printed_pages)
+        faces = _refit(faces, overflow)
+    return document.copy(printed_pages)
+
+
+def _long(face: Face) -> bool:
+    """A back with enough text that it may not fit at the usual size (so it is also laid
+    out at 7 pt, to see whether it fits then and where it would split)."""
+    return face.size > MIN_PT and _text_length(face) > LONG_BACK
+
+
+def _text_length(face: Face) -> int:
+    length = 0
+    for group in face.groups:
+        for item in group.items:
+            if isinstance(item, Entry):
+                length += len(item.term) + len(item.text) + 1
+            elif isinstance(item, Weapon):
+                length += 40 + len(item.note) + sum(len(t) + 2 for t in item.traits)
+            else:
+                length += len(str(item))
+        length += 25  # the group's title
+    return length
+
+
+def _refit(faces: list[Face], overflow: dict[str, Fit]) -> list[Face]:
+    """New faces for those that overflowed: the front at 7 pt; the back at 7 pt if it
+    fits then (the measuring copy says so), else split where the 7 pt layout ran out."""
+    refitted: list[Face] = []
+    for face in faces:
+        front, back = overflow.get(f"f{face.id}"), overflow.get(f"b{face.id}")
+        if front and face.front_size > MIN_PT:
+            face.front_size = MIN_PT
+        if back is None:
+            refitted.append(face)
+            continue
+        small = overflow.get(f"m{face.id}")
+        if face.size > MIN_PT:
+            face.size = MIN_PT
+            if small is None and _long(replace(face, size=BACK_PT)):
+                refitted.append(face)  # measured at 7 pt: it fits
+                continue
+            back = small  # None: not measured at 7 pt; the next layout will say
+            if back is None:
+                refitted.append(face)
+                continue
+        refitted.extend(split_face(face, back) or [face])
+    return _number(refitted)
+
+
+def _write(document) -> bytes:
+    return document.write_pdf()
+
+
+def cards_pdf(
+    roster: Mapping[str, Any],
+    *,
+    paper: str = "a4",
+    fronts_only: bool = False,
+    member_key: str | None = None,
+    share_url: str | None = None,
+) -> bytes:
+    """Character cards, nine to a page, backs mirrored (unless ``fronts_only``)."""
+    printed = prepare(roster)
+    return _write(
+        layout_cards(
+            printed,
+            PAPERS[paper],
+            fronts_only=fronts_only,
+            member_key=member_key,
+            share_url=share_url,
+        )
+    )
+
+
+def sheet_html(printed: Printed, paper: Paper, share_url: str | None = None) -> str:
+    context = _base_context(printed, paper, share_url)
+    context.update(
+        members=printed.members(),
+        findings=printed.finding_rows(),
+        sheet=printed.system.print_sheet(printed.roster, printed.report),
+        cards=printed.cards,
+    )
+    template = select_template([f"pdf/{printed.system.id}_sheet.html", "pdf/generic_sheet.html"])
+    return template.render(context)
+
+
+def sheet_pdf(
+    roster: Mapping[str, Any], *, paper: str = "a4", share_url: str | None = None
+) -> bytes:
+    """The system's own gang sheet, with every finding."""
+    return _write(_render(sheet_html(prepare(roster), PAPERS[paper], share_url)))
+
+
+def reference_html(printed: Printed, paper: Paper, share_url: str | None = None) -> str:
+    context = _base_context(printed, paper, share_url)
+    sections: list[Section] = printed.system.quick_reference(printed.roster, printed.report)
+    context.update(sections=[s for s in sections if s.entries], findings=printed.finding_rows())
+    return render_to_string("pdf/reference.html", context)
+
+
+def reference_pdf(
+    roster: Mapping[str, Any], *, paper: str = "a4", share_url: str | None = None
+) -> bytes:
+    """Only the rules, skills, traits and weapons this gang uses, with their text."""
+    return _write(_render(reference_html(prepare(roster), PAPERS[paper], share_url)))
+
+
+def print_pdf(
+    roster: Mapping[str, Any],
+    kind: str,
+    *,
+    paper: str = "a4",
+    fronts_only: bool = False,
+    member_key: str | None = None,
+    share_url: str | None = None,
+    timeout: float | None = None,
+) -> bytes:
+    """Any of the three PDFs, made in a child process stopped after ``timeout`` seconds."""
+    if kind == "cards":
+
+        def job() -> bytes:
+            return cards_pdf(
+                roster,
+                paper=paper,
+                fronts_only=fronts_only,
+                member_key=member_key,
+                share_url=share_url,
+            )
+    elif kind == "sheet":
+
+        def job() -> bytes:
+            return sheet_pdf(roster, paper=paper, share_url=share_url)
+    elif kind == "reference":
+
+        def job() -> bytes:
+            return reference_pdf(roster, paper=paper, share_url=share_url)
+    else:
+        raise ValueError(f"unknown kind of PDF {kind!r}: use one of {', '.join(KINDS)}")
+    seconds = settings.PDF_TIMEOUT_SECONDS if timeout is None else timeout
+    return run_with_deadline(job, seconds)
+
+
+def filename(gang_name: str, kind: str, *, paper: str = "a4", member: str = "") -> str:
+    stem = slugify(gang_name) or "gang"
+    if kind == "cards" and member:
+        return f"{stem}-card-{slugify(member) or 'member'}.pdf"
+    if kind == "cards":
+        return f"{stem}-cards-{paper}.pdf"
+    return f"{stem}-{kind}.pdf"
+
+
+def cache_key(roster: Mapping[str, Any], kind: str, **options: Any) -> str:
+    """What a PDF is made from, hashed: the roster (so the gang's version and every value
+    it shows), the options, the QR's address and the date in the footer."""
+    import hashlib
+    import json
+
+    made_from = {
+        "roster": roster,
+        "kind": kind,
+        "options": options,
+        "date": timezone.localdate().isoformat(),
+        "code": _print_code_digest(),
+    }
+    digest = hashlib.sha256(json.dumps(made_from, sort_keys=True, default=str).encode())
+    return f"pdf:{kind}:{digest.hexdigest()}"
+
+
+@cache
+def _print_code_digest() -> str:
+    """A digest of everything that decides how a PDF looks, so a new release never serves
+    a PDF cached by the old one."""
+    import hashlib
+
+    base = settings.BASE_DIR
+    files = sorted(
+        [
+            *(base / "templates" / "pdf").glob("*.html"),
+            *(base / "static" / "pdf").rglob("*.*"),
+            *(base / "rules").rglob("*.py"),
+            *(base / "rules" / "data").glob("*.json"),
+            base / "builder" / "printing.py",
+        ]
+    )
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def cached_pdf(roster: Mapping[str, Any], kind: str, **options: Any) -> tuple[bytes, bool]:
+    """The PDF from the cache if made before from the same roster and options, else made
+    now (and kept). Returns the bytes and whether they came from the cache."""
+    from django.core.cache import caches
+
+    cache = caches["pdf"]
+    key = cache_key(roster, kind, **options)
+    content = cache.get(key)
+    if content is not None:
+        return content, True
+    content = print_pdf(roster, kind, **options)
+    cache.set(key, content)
+    return content, False
