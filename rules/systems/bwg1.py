@@ -28,12 +28,15 @@ Recruitment order is the order of ``members``.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from rules.base import Finding, Report, RuleDoc, Severity, as_int, member_keys
 from rules.base import as_str as _str
+from rules.printing import Card, Entry, Section, Stat, Track, dedupe_entries, play_notes
+from rules.printing import Weapon as PrintedWeapon
 
 ERROR = Severity.ERROR
 WARNING = Severity.WARNING
@@ -569,6 +572,259 @@ def _plural(n: int, word: str, plural: str | None = None) -> str:
     return f"{n} {word if n == 1 else (plural or word + 's')}"
 
 
+# --------------------------------------------------------------------------- printing
+
+# The rules text printed on cards and on the quick reference, in full (seed 002, translated).
+# WEAPON_TRAITS and Profession.in_play above are the builder's one-line digests.
+PROFESSION_RULES: dict[str, tuple[str, str]] = {
+    # id: (in play, if the Leader has it)
+    "bounty_hunter": (
+        "Known for using a wide variety of weapons: uses ranged or melee weapons one level "
+        "above its RC or MC without penalty; penalties count as if RC or MC were one level "
+        "higher. Example: with RC 3 it uses a level 4 gun without penalty; a level 5 gun "
+        "adds +1 to its to-hit target number, a level 6 gun +2.",
+        'While the Leader is not out of action or fleeing, friendly models within 12" may '
+        "re-roll failed Morale tests.",
+    ),
+    "gambler": (
+        "Luckier than most: like the Leader's Luck rule, may re-roll one D6 in the game. "
+        "Quick reflexes let it dodge attacks in melee: +1 DP in melee only.",
+        "Leader's Luck gets one more die, 4 in all. While the Leader is not out of action "
+        'or fleeing, it may let a friendly model within 12" use its re-rolls.',
+    ),
+    "prospector": (
+        "Knows how to hide in the wild: treats outdoor terrain as heavy cover. Needs no Qui "
+        'roll to move through difficult terrain: moves its 6" instead, but cannot run.',
+        'The heavy cover and the movement bonus apply to every friendly model within 12".',
+    ),
+    "doctor": (
+        'May revive a friendly model that is out of action: move within 1" of it and heal '
+        "it instead of attacking. Make an Int roll with the patient's Sta as the target "
+        "number: the result must be at most the patient's Sta to revive it; a 1 always "
+        "fails. A model hit again after that can't be healed and stays down.",
+        "Teaches the gang how to patch itself up, or supplies it with tonics.",
+    ),
+    "wrassler": (
+        "One bonus melee attack when fighting with a melee weapon: with a 2-handed weapon "
+        "it makes 2 separate attacks, with two 1-handed weapons 3. Its fists count as melee "
+        "weapons too: one separate attack with each fist, where other models make only one.",
+        "Counts as one extra model for enemy Morale tests, and as 2 models in melee.",
+    ),
+    "gunslinger": (
+        "May give up its movement (it may still turn to face) to aim: -1 to its to-hit "
+        "target number.",
+        "No penalty for shooting a second target with two pistols once it puts the first "
+        'target out of action. With a Longarm or a Repeater it may add 2D6" to its long '
+        "range (roll before choosing a target); long-range shots still take +1 to hit "
+        "unless it has Deadeye.",
+    ),
+}
+
+TRAIT_RULES: dict[str, tuple[str, str]] = {
+    # id: (term as printed, full text)
+    "pistol": (
+        "Pistol",
+        "A 1-handed gun for short and medium range. A model with a pistol in each hand may "
+        "shoot twice.",
+    ),
+    "longarm": (
+        "Longarm",
+        "A 2-handed single-shot gun for long-range targets: re-roll one missed D6 on the "
+        "to-hit roll.",
+    ),
+    "shotgun": (
+        "Shotgun",
+        "A 2-handed twin-barrelled gun for short range. It fires shot: +1 Str against "
+        "targets at short range.",
+    ),
+    "repeater": (
+        "Repeater",
+        "A 2-handed rifle for medium and long range, holding several rounds: +1D6 to the "
+        "to-hit roll.",
+    ),
+    "thrown": (
+        "Thrown",
+        "A 1-handed ranged weapon, but a model can't use one in each hand. Unless stated "
+        "otherwise its range is the model's Str + 1D6: roll the range for each attack "
+        "before choosing a target.",
+    ),
+    "parry": (
+        "Parry",
+        "A long blade or haft to parry blows: +1 DP against melee attacks. Two 1-handed "
+        "parry weapons give +1 DP and a re-roll of one failed save die.",
+    ),
+    "explosive": (
+        "Explosive",
+        'Every explosion has a 1D6" radius and hits everything in it, friend or foe. Roll '
+        "to hit as usual: one success sets it off. Roll 1D6 for the radius, measured from "
+        "the edge of the target's base. The target takes 1D6 hits; a model whose whole "
+        "base is inside takes 1D3 hits, one partly inside takes 1 hit; each hit can be "
+        "saved with a Defense roll. Unless stated otherwise, an explosive is used against "
+        "a model, not thrown at the ground.",
+    ),
+    "flaming": (
+        "Flaming",
+        "If the target fails its Defense roll and loses 1 HP or more but is not out of "
+        "action, it is on fire. At its next activation it may move or run as usual but can "
+        "do nothing else than try to put the fire out. Water puts the fire out at once (it "
+        "still can't attack that turn); otherwise it may roll on the ground: a Defense roll "
+        "with target 6, one success puts the fire out; on a failure it keeps burning and "
+        "loses 1 HP. It burns until the fire is out or it is out of action.",
+    ),
+    "melee-str": (
+        'Str "M"',
+        "The weapon strikes at the model's own Str; M+1 or M+2 adds 1 or 2 to it.",
+    ),
+}
+
+LEADERS_LUCK = (
+    "A pool of {dice}D6 each game: add them to any roll the Leader makes, or re-roll a failed "
+    "roll with them; use some or all at any time. Dice used are gone; a re-roll is never "
+    "re-rolled; dice left when the Leader goes out of action are lost."
+)
+
+# The few rules a player looks up (RULES.md: base to-hit, weapon level, Str, move); the
+# exceptions (Bounty Hunter, Knowhow) are listed with the professions and skills that use them.
+CORE_RULES: tuple[Entry, ...] = (
+    Entry(
+        "To hit",
+        f"Roll one D6 per point of RC (shooting) or MC (melee); each die at or above the "
+        f"target number hits. The base target number is {BASE_TO_HIT}+.",
+    ),
+    Entry(
+        "Weapon level",
+        "A weapon whose level is above the model's RC (ranged) or MC (melee) adds +1 to the "
+        f"to-hit target number per level above, to at most {MAX_TO_HIT}.",
+    ),
+    Entry("Carrying weapons", "A model carries at most as many weapons as its Str."),
+    Entry("Move", 'A model on foot moves 6".'),
+)
+
+MOVE = '6"'
+_MELEE_STR = re.compile(r"^M(?:\+(\d+))?$")
+
+PROFESSION_MARKS = {"bounty_hunter": "badge", "gunslinger": "crosshair"}
+
+
+def _trait_ids(weapon: Weapon) -> list[str]:
+    """The weapon's traits, and "M" Str, whose meaning the card's back explains."""
+    ids = list(weapon.traits)
+    if _MELEE_STR.match(weapon.strength.upper()):
+        ids.append("melee-str")
+    return ids
+
+
+def _trait_labels(weapon: Weapon) -> tuple[str, ...]:
+    """The traits column: the hands it needs (self-explanatory), then its traits."""
+    return (f"{weapon.hands}-Handed", *(_trait_label(t) for t in weapon.traits))
+
+
+def _trait_label(trait: str) -> str:
+    return TRAIT_RULES[trait][0] if trait in TRAIT_RULES else trait.capitalize()
+
+
+def _trait_entries(weapons: list[Weapon]) -> list[Entry]:
+    return [Entry(*TRAIT_RULES[t]) for w in weapons for t in _trait_ids(w) if t in TRAIT_RULES]
+
+
+def _weapon_strength(weapon: Weapon, strength: int) -> str:
+    """The Str column: "M+1 (4)" for a melee weapon of a Str 3 model, else as written."""
+    match = _MELEE_STR.match(weapon.strength.upper())
+    if match:
+        return f"{weapon.strength} ({strength + int(match.group(1) or 0)})"
+    return weapon.strength
+
+
+def _weapon_range(weapon: Weapon, strength: int) -> str:
+    if weapon.kind == "melee":
+        return "Melee"
+    if "thrown" in weapon.traits:
+        return f'{strength}+D6"'
+    return ""  # the book gives no ranges in inches for guns
+
+
+def _weapon_note(m: MemberReport, wr: WeaponReport) -> str:
+    label = WEAPON_KINDS[wr.weapon.kind]
+    if wr.penalty:
+        return f"above {label} {wr.skill}: +{wr.penalty} to hit ({wr.target}+)"
+    if wr.weapon.level > wr.skill:
+        has_knowhow = any(s.name == "Knowhow" for s in m.skills)
+        why = "Knowhow" if has_knowhow and wr.weapon.level > wr.skill + wr.grace else ""
+        return f"above {label} {wr.skill}: no penalty ({why or m.profession_label})"
+    return ""
+
+
+def _weapon_summary(weapon: Weapon) -> str:
+    """One weapon for the quick reference: "ranged (RC), 1-handed, level 4; Pistol"."""
+    parts = [
+        f"{weapon.kind} ({WEAPON_KINDS[weapon.kind]})",
+        f"{weapon.hands}-handed",
+        f"level {weapon.level}",
+    ]
+    if weapon.strength:
+        parts.append(f"Str {weapon.strength}")
+    traits = ", ".join(_trait_label(t) for t in weapon.traits)
+    return ", ".join(parts) + (f"; {traits}" if traits else "") + "."
+
+
+def _horse_text(horse: Horse) -> str:
+    return (
+        f"Str {horse.str}, Qui {horse.qui}, Sta {horse.sta}, Int {horse.int}, "
+        f'Speed {horse.speed}", {horse.xp} XP.'
+    )
+
+
+def _gang_name(roster: Any) -> str:
+    name = _str(roster.get("name")) if isinstance(roster, Mapping) else ""
+    return name or "the gang"
+
+
+def _mark(m: MemberReport) -> str:
+    if m.type_id == "leader":
+        return "star"
+    if m.type_id == "henchman":
+        return "hat"
+    if m.type_id == "professional":
+        return PROFESSION_MARKS.get(m.profession_id, "diamond")
+    return "circle"
+
+
+def _vital_info(m: MemberReport, gang: str) -> Entry:
+    role = {"leader": "Leader of", "professional": "Professional in", "henchman": "Henchman in"}
+    term = f"{role.get(m.type_id, 'Member of')} {gang}"
+    if m.profession_label:
+        term = f"{m.profession_label}, {term}"
+    bonus = ""
+    if m.bonus_attribute:
+        bonus = f"First {m.profession_label}: +1 {ATTRIBUTE_LABELS[m.bonus_attribute]}."
+    return Entry(term, bonus)
+
+
+def _profession_entries(m: MemberReport, leader_key: str | None) -> list[Entry]:
+    if not (m.profession and m.type and m.type.has_profession):
+        return []
+    in_play, as_leader = PROFESSION_RULES[m.profession.id]
+    entries = [Entry(m.profession.label, in_play)]
+    if m.key == leader_key:
+        entries.append(Entry(f"{m.profession.label} Leader", as_leader))
+    return entries
+
+
+def _play_notes(m: MemberReport) -> list[str]:
+    """What changes at the table, in the table's words; then what makes the member illegal."""
+    notes = [
+        f"{wr.weapon.name}: +{wr.penalty} to the to-hit target number, hits on "
+        f"{wr.target}+ (level {wr.weapon.level} is above {WEAPON_KINDS[wr.weapon.kind]} "
+        f"{wr.skill}{' + 1 grace' if wr.grace else ''})."
+        for wr in m.weapons
+        if wr.penalty
+    ]
+    if sum(1 for wr in m.weapons if "thrown" in wr.weapon.traits) >= 2:
+        notes.append("Thrown weapons: throw one at a time, never one in each hand.")
+    notes += play_notes(f for f in m.findings if f.is_error)
+    return notes
+
+
 class Bwg1:
     id = "bwg1"
     name = "Blackwater Gulch v1.1.2"
@@ -911,6 +1167,133 @@ class Bwg1:
                 f"weapons, horses or members worth {fame - limit} XP, or raise the limit.",
             )
         return found
+
+    # ----------------------------------------------------------------- printing
+
+    def print_cards(self, roster: Mapping[str, Any], report: Report | None = None) -> list[Card]:
+        """One card per member, in roster order (see ``rules.printing``)."""
+        report = report or self.evaluate(roster)
+        gang = _gang_name(roster)
+        leader = report.gang.get("leader")
+        leader_key = leader.key if leader else None
+        luck = report.gang.get("leaders_luck_dice", 3)
+        return [self._card(m, gang, leader_key, luck) for m in report.members.values()]
+
+    def _card(self, m: MemberReport, gang: str, leader_key: str | None, luck: int) -> Card:
+        strength = m.attributes["str"]
+        tracks = [Track("Health", max(0, m.hp))]
+        if m.key == leader_key:
+            tracks.append(Track("Leader's Luck", luck, note="dice per game"))
+        facts = [Stat("Move", MOVE)]
+        if m.horse:
+            facts += [Stat("Horse", f'{m.horse.name} {m.horse.speed}"'), Stat("Fame", str(m.fame))]
+
+        weapons = [
+            PrintedWeapon(
+                name=wr.weapon.name,
+                range=_weapon_range(wr.weapon, strength),
+                strength=_weapon_strength(wr.weapon, strength),
+                level=str(wr.weapon.level),
+                traits=_trait_labels(wr.weapon),
+                note=_weapon_note(m, wr),
+            )
+            for wr in m.weapons
+        ]
+        sections = [Section.of("Vital info", [_vital_info(m, gang)])]
+        profession = _profession_entries(m, leader_key)
+        if profession:
+            sections.append(Section.of("Profession", profession))
+        if m.key == leader_key:
+            sections.append(
+                Section.of("Leader", [("Leader's Luck", LEADERS_LUCK.format(dice=luck))])
+            )
+        if m.skills:
+            sections.append(Section.of("Skills", [(s.name, s.text) for s in m.skills]))
+        traits = dedupe_entries(_trait_entries([wr.weapon for wr in m.weapons]))
+        if traits:
+            sections.append(Section("Weapon traits", traits))
+        if m.horse:
+            sections.append(Section.of("Equipment rules", [(m.horse.name, _horse_text(m.horse))]))
+        return Card(
+            key=m.key,
+            name=m.name or "(no name)",
+            kind=m.summary,
+            mark=_mark(m),
+            stats=[Stat(label, value) for label, value in m.stats],
+            tracks=tracks,
+            facts=facts,
+            weapons=weapons,
+            sections=sections,
+            play_notes=_play_notes(m),
+            stat_break=6,  # the book's six attributes, then XP, HP and DP
+        )
+
+    def print_sheet(self, roster: Mapping[str, Any], report: Report | None = None) -> dict:
+        """The gang sheet's figures: Fame against the limit, the gang's make-up."""
+        report = report or self.evaluate(roster)
+        members: list[MemberReport] = list(report.members.values())
+        counts = report.gang.get("counts", {})
+        others = len(members) - counts.get("leader", 0)
+        leader = report.gang.get("leader")
+        return {
+            "fame": report.total,
+            "limit": report.limit,
+            "fame_left": max(0, report.limit - report.total) if report.limit else None,
+            "fame_over": max(0, report.total - report.limit) if report.limit else 0,
+            "members": len(members),
+            "make_up": ", ".join(
+                _plural(counts.get(t, 0), MEMBER_TYPES[t].label, TYPE_PLURALS[t])
+                for t in MEMBER_TYPES
+            ),
+            "henchmen": counts.get("henchman", 0),
+            "henchmen_needed": math.ceil(others / 2),
+            "leader": (leader.name or "(no name)") if leader else "",
+            "leaders_luck_dice": report.gang.get("leaders_luck_dice", 3),
+            "first_of_profession": [
+                f"{b['profession'].label} +1 {b['attribute']}: {b['member'].name or '(no name)'}"
+                for b in report.gang.get("profession_bonuses", [])
+            ],
+            "members_xp": sum(m.xp for m in members),
+            "weapon_levels": sum(m.weapon_xp for m in members),
+            "horses_xp": sum(m.horse_xp for m in members),
+        }
+
+    def quick_reference(
+        self, roster: Mapping[str, Any], report: Report | None = None
+    ) -> list[Section]:
+        """The rules this gang uses, each once, with their full text."""
+        report = report or self.evaluate(roster)
+        members: list[MemberReport] = list(report.members.values())
+        leader = report.gang.get("leader")
+        leader_key = leader.key if leader else None
+        weapons = [wr.weapon for m in members for wr in m.weapons]
+
+        core = list(CORE_RULES)
+        if leader:
+            luck = report.gang.get("leaders_luck_dice", 3)
+            core.append(Entry("Leader's Luck", LEADERS_LUCK.format(dice=luck)))
+        sections = [
+            Section("Core rules", tuple(core)),
+            Section(
+                "Professions",
+                dedupe_entries(e for m in members for e in _profession_entries(m, leader_key)),
+            ),
+            Section(
+                "Skills",
+                dedupe_entries(
+                    Entry(s.name, s.text) for s in SKILLS for m in members if s in m.skills
+                ),
+            ),
+            Section("Weapon traits", dedupe_entries(_trait_entries(weapons))),
+            Section("Weapons", dedupe_entries(Entry(w.name, _weapon_summary(w)) for w in weapons)),
+            Section(
+                "Horses",
+                dedupe_entries(
+                    Entry(m.horse.name, _horse_text(m.horse)) for m in members if m.horse
+                ),
+            ),
+        ]
+        return [s for s in sections if s.entries]
 
 
 SYSTEM = Bwg1()
