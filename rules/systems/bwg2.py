@@ -62,6 +62,7 @@ from rules.base import as_int as _int
 from rules.base import as_str as _str
 from rules.base import member_keys as _member_keys
 from rules.dice import Dice
+from rules.printing import Card, Entry, Section, Stat, Track, Weapon, dedupe_entries, play_notes
 
 ERROR = Severity.ERROR
 WARNING = Severity.WARNING
@@ -648,6 +649,83 @@ def _who(m: MemberReport) -> str:
     return f"{m.name or m.card_name or 'unnamed'} (key {m.key})"
 
 
+# --------------------------------------------------------------------------- printing helpers
+
+# The card's mark (top right of its front) stands for the book's faction icon.
+FACTION_MARKS: dict[str, str] = {
+    "lawmen": "badge",
+    "outlaws": "skull",
+    "beasts": "claw",
+    "cursed": "diamond",
+}
+# A Life Meter longer than this is cut short (a card has room for about two rows of boxes).
+MAX_LIFE_BOXES = 30
+# Member findings that only concern building the gang (its Fame, a missing name): they go
+# on the gang sheet but not on the card, whose notes are for the table.
+NOT_FOR_THE_TABLE = frozenset({"bwg2.card_unnamed", "bwg2.extra_cost_missing"})
+CONSUMABLE_TEXT: dict[str, str] = {
+    _norm(c["name"]): c.get("text", "") for c in CONTENT["consumables"] if c.get("name")
+}
+
+
+def _item_text(item: Item) -> str:
+    """An item's own rules text; an extra without one gets the shipped consumable's text."""
+    if item.text or item.on_card:
+        return item.text
+    return CONSUMABLE_TEXT.get(_norm(item.name), "")
+
+
+def _trait_entries(items: list[Item]) -> list[Entry]:
+    """What each (known) trait on these items means, each trait once, in first-seen order."""
+    entries: list[Entry] = []
+    seen: set[str] = set()
+    for item in items:
+        for t in item.traits:
+            tid = _trait_id(t)
+            if tid in TRAITS and tid not in seen:
+                seen.add(tid)
+                entries.append(Entry(TRAITS[tid]["name"], TRAITS[tid]["text"]))
+    return entries
+
+
+def _size_entry(m: MemberReport, *, on_card: bool = False) -> Entry | None:
+    """A model size's bonuses (none for Standard or artillery)."""
+    if not m.size_applies or not m.size_id or m.size_id == DEFAULT_SIZE:
+        return None
+    s = m.size
+    bonuses = [f"+{s[k]} {label}" for k, label in (("hp", "HP"), ("str", "Str"), ("xp", "XP"))]
+    bonuses.append(f"+{s['victory_points']} Victory Points")
+    text = ", ".join(b for b in bonuses if not b.startswith("+0 "))
+    if on_card:
+        text += ": already in the numbers on the front"
+    return Entry(f"{s['name']} ({s['base']} base)", text + ".")
+
+
+def _vp_reason(m: MemberReport) -> str:
+    """Why a model is worth its Victory Points: "Gang Leader 5 + Large 1"."""
+    if m.artillery:
+        return f"Artillery {ARTILLERY_VP}"
+    if m.is_leader:
+        why = f"Gang Leader {LEADER_VP}"
+    elif m.level_id:
+        why = f"{LEVELS[m.level_id]['name']} {LEVELS[m.level_id]['victory_points']}"
+    else:
+        why = "No level 0"
+    bonus = m._bonus("victory_points")
+    return f"{why} + {m.size['name']} {bonus}" if bonus else why
+
+
+def _item_stats(item: Item) -> str:
+    bits = [f"range {item.range}" if item.range else "", f"Str {item.str}" if item.str else ""]
+    bits.append(f"level {item.level}" if item.level is not None else "")
+    head = ", ".join(b for b in bits if b)
+    return "; ".join(x for x in (head, ", ".join(item.traits)) if x)
+
+
+def _display_name(m: MemberReport) -> str:
+    return m.name or m.card_name or "Unnamed"
+
+
 class Bwg2:
     id = "bwg2"
     name = "Blackwater Gulch 2nd edition"
@@ -1158,6 +1236,258 @@ class Bwg2:
                         "this minion in another team.",
                     )
         return {team[0].team: [m.key for m in team] for team in teams.values()}
+
+    # ----------------------------------------------------------------- printing
+
+    def _report(self, roster: Mapping[str, Any], report: Report | None) -> Report:
+        return report if isinstance(report, Report) else self.evaluate(roster)
+
+    def print_cards(self, roster: Mapping[str, Any], report: Report | None = None) -> list[Card]:
+        """One Character Card per member, in roster order, as the book describes it (RULES.md,
+        "The Character Card"): faction icon, attributes, a Life Meter of one box per HP;
+        on the back the equipment, Vital info, the faction rule, skills and equipment rules."""
+        report = self._report(roster, report)
+        roster = roster if isinstance(roster, Mapping) else {}
+        gang_name = _str(roster.get("name"))
+        teams = report.gang.get("teams", {})
+        return [self._card(m, gang_name, teams) for m in report.members.values()]
+
+    def _card(self, m: MemberReport, gang_name: str, teams: dict[str, list[str]]) -> Card:
+        values = m.attributes
+        hp = max(0, values["hp"])
+        boxes = min(hp, MAX_LIFE_BOXES)
+        life_note = f"{boxes} boxes shown of {hp} HP" if hp > boxes else ""
+
+        kind = [m.faction_label, m.level_label]
+        if m.is_leader:
+            kind.insert(0, "Leader")
+        if m.size_applies and m.size_id != DEFAULT_SIZE:
+            kind.append(m.size["name"] if m.size_id else m.size_raw or "?")
+        if m.team:
+            kind.append(f"Team {m.team}")
+
+        cap = m.max_item_level
+        weapons = []
+        for item in m.items:
+            notes = []
+            if not item.on_card:
+                notes.append(f"added before the game, {item.cost} Fame")
+            if cap is not None and item.level is not None and item.level > cap:
+                notes.append(f"above level {cap}: {LEVELS[m.level_id]['plural']} can't use it")
+            weapons.append(
+                Weapon(
+                    name=item.name,
+                    range=item.range,
+                    strength=item.str,
+                    level="" if item.level is None else str(item.level),
+                    traits=item.traits,
+                    note="; ".join(notes),
+                )
+            )
+
+        return Card(
+            key=m.key,
+            name=_display_name(m),
+            kind=" · ".join(kind),
+            mark=FACTION_MARKS.get(m.faction_id or "", "circle"),
+            stats=[Stat(ATTRIBUTE_LABELS[a], str(values[a])) for a in ATTRIBUTES],
+            tracks=[Track("Health", boxes, life_note)],
+            facts=[
+                Stat("Fame", str(m.cost)),
+                Stat("VP", str(m.victory_points)),
+                *([Stat("Sample card", "some numbers are not from the book")] if m.sample else []),
+            ],
+            weapons=weapons,
+            sections=self._card_sections(m, gang_name, teams),
+            play_notes=play_notes(f for f in m.findings if f.code not in NOT_FOR_THE_TABLE),
+        )
+
+    def _card_sections(
+        self, m: MemberReport, gang_name: str, teams: dict[str, list[str]]
+    ) -> list[Section]:
+        vital: list[Entry] = []
+        if m.vital_info:
+            vital.append(Entry(m.vital_info))
+        if m.is_leader and "leader" not in m.vital_info.lower():
+            vital.append(Entry(f"Leader of {gang_name}" if gang_name else "Gang Leader"))
+        if m.card_name and m.card_name != m.name:
+            vital.append(Entry(f"Card: {m.card_name}"))
+        if m.team:
+            size = len(teams.get(m.team, [m.key]))
+            vital.append(Entry(f"Minion team {m.team}", f"{_plural(size, 'minion')} of this type."))
+        size_entry = _size_entry(m, on_card=True)
+        if size_entry:
+            vital.append(size_entry)
+        if m.artillery:
+            vital.append(Entry("Artillery", "Not a character: no size bonus or surcharge."))
+
+        sections = []
+        if vital:
+            sections.append(Section("Vital info", tuple(vital)))
+        rule_name, rule_text = m.faction_rule
+        if rule_name or rule_text:
+            sections.append(
+                Section(
+                    f"Faction: {m.faction_label}",
+                    (Entry(rule_name or "Faction rule", rule_text),),
+                )
+            )
+        if m.skills:
+            sections.append(Section.of("Skills", [(s.name, s.text) for s in m.skills]))
+        traits = _trait_entries(m.items)
+        if traits:
+            sections.append(Section("Weapon traits", tuple(traits)))
+        rules = [(i.name, _item_text(i)) for i in m.items if _item_text(i)]
+        if rules:
+            sections.append(Section.of("Equipment rules", rules))
+        return sections
+
+    def print_sheet(self, roster: Mapping[str, Any], report: Report | None = None) -> dict:
+        """The gang sheet's figures: Fame against the limit, the Leader, Heroes allowed, the
+        objectives this gang brings and each model's Victory Points."""
+        report = self._report(roster, report)
+        gang = report.gang
+        members: list[MemberReport] = list(report.members.values())
+        leader = report.members.get(gang.get("leader") or "")
+        limit = report.limit
+        fame = report.total
+        faction = gang.get("faction")
+        cards = self.print_cards(roster, report)
+        return {
+            "fame": fame,
+            "limit": limit,
+            "fame_label": f"{fame} / {limit}" if limit is not None else f"{fame} (no limit)",
+            "over_limit": limit is not None and fame > limit,
+            "faction": FACTIONS[faction]["name"] if faction else "",
+            "opened_factions": [FACTIONS[f]["name"] for f in gang.get("opened_factions", [])],
+            "leader": _display_name(leader) if leader else "",
+            "leader_key": leader.key if leader else None,
+            "heroes": gang.get("heroes", 0),
+            "heroes_allowed": gang.get("heroes_allowed", heroes_allowed(limit or fame)),
+            "objectives": gang.get("objectives", objectives(fame)),
+            "objectives_rule": (
+                f"One per {FAME_PER_OBJECTIVE} Fame of each gang: this gang brings "
+                f"{objectives(fame)}; add the other gang's. Each captured objective is worth "
+                "2 Victory Points."
+            ),
+            "victory_points_total": gang.get("victory_points_total", 0),
+            "stat_labels": [ATTRIBUTE_LABELS[a] for a in ATTRIBUTES],
+            "detail_span": len(ATTRIBUTES) + 3,  # the roster table's columns after "#"
+            "models": [
+                {
+                    "key": m.key,
+                    "name": _display_name(m),
+                    "card_name": m.card_name,
+                    "summary": m.summary,
+                    "fame": m.cost,
+                    "victory_points": m.victory_points,
+                    "vp_reason": _vp_reason(m),
+                    "is_leader": m.is_leader,
+                    "team": m.team,
+                    "items": [i.label for i in m.items],
+                    "skills": [s.name for s in m.skills],
+                    "card": card,
+                    "life_boxes": list(range(card.tracks[0].boxes)),
+                    "life_note": card.tracks[0].note,
+                }
+                for m, card in zip(members, cards, strict=True)
+            ],
+            "teams": [
+                {
+                    "name": name,
+                    "members": [_display_name(report.members[k]) for k in keys],
+                }
+                for name, keys in gang.get("teams", {}).items()
+            ],
+            "board": gang.get("board", board_size(len(members))),
+            "game_length": "6 turns",
+        }
+
+    def quick_reference(
+        self, roster: Mapping[str, Any], report: Report | None = None
+    ) -> list[Section]:
+        """Only the rules, skills, traits and weapons this gang uses, with their full text."""
+        report = self._report(roster, report)
+        members: list[MemberReport] = list(report.members.values())
+        items = [i for m in members for i in m.items]
+
+        faction_rules = [
+            Entry(name or f"{m.faction_label} faction rule", text)
+            for m in members
+            for name, text in [m.faction_rule]
+            if name or text
+        ]
+        skills = [Entry(s.name, s.text) for m in members for s in m.skills]
+        weapons = [
+            Entry(i.name, "; ".join(x for x in (_item_stats(i), _item_text(i)) if x)) for i in items
+        ]
+        sizes = [e for m in members if (e := _size_entry(m))]
+
+        core: list[Entry] = []
+        if any(not m.artillery for m in members):
+            core.append(
+                Entry(
+                    "Equipment",
+                    "A character equips at most Str items; Weightless items don't count. "
+                    "Items printed on the card are always equipped and can't be unequipped.",
+                )
+            )
+        caps = [
+            f"{LEVELS[lv]['plural']} up to level {LEVELS[lv]['max_item_level']}"
+            for lv in LEVELS
+            if LEVELS[lv]["max_item_level"] is not None
+            and any(m.level_id == lv and not m.artillery for m in members)
+        ]
+        if caps:
+            core.append(Entry("Item levels", f"{', '.join(caps)}; Heroes any level."))
+        if any(_trait_id(t) in {"1-handed", "pistol"} for i in items for t in i.traits):
+            core.append(
+                Entry(
+                    "Two 1-handed weapons",
+                    "Two 1-handed weapons of the same type (both ranged or both melee) give "
+                    "+1D6 to hit.",
+                )
+            )
+        if any(m.team for m in members):
+            core.append(
+                Entry(
+                    "Minion teams",
+                    "All minions in a team are the same type (same attributes and skills).",
+                )
+            )
+        core.append(
+            Entry(
+                "Victory Points",
+                "For each enemy out of action at the end: Minion 1, Henchman 2, Hero 3, "
+                "Gang Leader 5; Large +1, Massive +2, Giant +3. A Loot Card is worth its "
+                "level / 2, rounded up. Each captured objective is worth 2. Wiping out the "
+                "enemy gang wins outright.",
+            )
+        )
+        core.append(
+            Entry(
+                "Objectives",
+                f"One per {FAME_PER_OBJECTIVE} Fame of each gang (floor), summed: this gang "
+                f"brings {objectives(report.total)}.",
+            )
+        )
+        core.append(
+            Entry(
+                "Game",
+                "6 turns. Board 3' x 3' (2' x 2' for fewer than 5 models a side, 4' x 4' for "
+                f"more than 10): this gang suggests {board_size(len(members))}.",
+            )
+        )
+
+        sections = [
+            Section("Faction rules", dedupe_entries(faction_rules)),
+            Section("Skills", dedupe_entries(skills)),
+            Section("Weapons and equipment", dedupe_entries(weapons)),
+            Section("Weapon traits", dedupe_entries(_trait_entries(items))),
+            Section("Model sizes", dedupe_entries(sizes)),
+            Section("Core rules", tuple(core)),
+        ]
+        return [s for s in sections if s.entries]
 
 
 SYSTEM = Bwg2()
