@@ -48,6 +48,16 @@ from rules.base import Finding, Report, RuleDoc, Severity, as_int, load_content
 from rules.base import as_str as _str
 from rules.base import member_keys as _member_keys
 from rules.dice import Dice
+from rules.printing import (
+    Card,
+    Entry,
+    Section,
+    Stat,
+    Track,
+    Weapon,
+    dedupe_entries,
+    play_notes,
+)
 
 ERROR = Severity.ERROR
 WARNING = Severity.WARNING
@@ -65,6 +75,8 @@ SIZE_ORDER: tuple[str, ...] = tuple(
 TROOP_TYPES: dict[str, dict[str, Any]] = {t["id"]: t for t in CONTENT["troop_types"]}
 SETTINGS: dict[str, dict[str, Any]] = {s["id"]: s for s in CONTENT["settings"]}
 PROFILES: dict[str, dict[str, Any]] = {p["id"]: p for p in CONTENT["profiles"]}
+PLAY_RULES: dict[str, dict[str, Any]] = {r["id"]: r for r in CONTENT["play_rules"]}
+EQUIPMENT_RULES: tuple[dict[str, Any], ...] = tuple(CONTENT["equipment_rules"])
 
 PICKUP_LIMIT = CONTENT["limits"]["pickup"]  # 1000: pickup and tournament games
 CAMPAIGN_LIMIT = CONTENT["limits"]["campaign"]  # 500: to start a campaign
@@ -521,6 +533,83 @@ def roll_test(dice: Dice, pool: int, target: int, purpose: str, drop: int = 0) -
     return TestResult(purpose, pool, target, drop, tuple(rolls), successes)
 
 
+# --------------------------------------------------------------------------- printing
+
+MAX_EN_BOXES = 30  # the most EN boxes a card's track shows; more is bad data
+
+
+def _equipment_rules(equipment: list[Equipment]) -> list[dict[str, Any]]:
+    """The equipment rules one model's kit calls on, by its names and notes: Reload/Fire!
+    for a bow, Two hand weapons only for a model carrying two (``min_count``)."""
+    found = []
+    for rule in EQUIPMENT_RULES:
+        matching = [e for e in equipment if _calls_on(rule, e)]
+        if len(matching) >= rule.get("min_count", 1):
+            found.append(rule)
+    return found
+
+
+def _calls_on(rule: dict[str, Any], e: Equipment) -> bool:
+    return re.search(rule["pattern"], f"{e.name} {e.notes}", re.IGNORECASE) is not None
+
+
+def _equipment_note(e: Equipment) -> str:
+    return f"{e.notes} ({_plural(e.points, 'pt')})" if e.notes else _plural(e.points, "pt")
+
+
+def _size_entry(size: dict[str, Any], base_size_id: str = "") -> Entry:
+    low, high = size["base_mm"]
+    text = (
+        f"{low}-{high} mm base, threat range {_inches(size['threat_inches'])}, "
+        f"{_plural(size['wounds_per_melee_hit'], 'wound')} per hit in melee"
+    )
+    if base_size_id in SIZES and base_size_id != size["id"]:
+        text += f" (a {SIZES[base_size_id]['name']} model made larger by Large and In Charge)"
+    if size["order"] >= SIZES["large"]["order"]:
+        text += "; may Slam! a model its size or larger, or Trample smaller ones"
+    return Entry(size["name"], text + ".")
+
+
+def _mark(m: MemberReport) -> str:
+    """The Party Leader a star, a Large or Huge model a claw, a shooter a gun sight,
+    else by troop type: a Hero a diamond, a Veteran a hat, anything else a plain disc."""
+    if m.is_party_leader:
+        return "star"
+    if m.size and m.size["order"] >= SIZES["large"]["order"]:
+        return "claw"
+    if m.attributes["mrk"] > m.attributes["att"]:
+        return "crosshair"
+    return {"hero": "diamond", "veteran": "hat"}.get(m.troop_type_id, "circle")
+
+
+def _situational_notes(m: MemberReport) -> list[str]:
+    """Hard Target, Artful Dodger: DEF against some attacks only, in words for the table."""
+    notes = []
+    for perk in m.perks:
+        situational = perk.get("situational")
+        if situational:
+            value = m.attributes["def"]
+            notes.append(
+                f"{perk['name']}: DEF {value + situational['def']} against "
+                f"{situational['against']} (DEF {value} otherwise)."
+            )
+    return notes
+
+
+def _unit_entry(m: MemberReport, unit: dict[str, Any], by_key: dict[str, MemberReport]) -> Entry:
+    others = [by_key[k].name or k for k in unit["members"] if k != m.key]
+    leader = by_key.get(unit["leader"])
+    led = "This model leads it. " if m.leads_unit else ""
+    if leader is not None and not m.leads_unit:
+        led = f"Led by {leader.name or leader.key}. "
+    return Entry(
+        f"Unit {unit['name']}",
+        (f"With {_list(others)}. " if others else "Alone in its unit. ")
+        + f"{led}The unit has {_plural(unit['action_points'], 'Action Point')} a turn (the "
+        "lowest IV in it); this model generates none of its own.",
+    )
+
+
 # --------------------------------------------------------------------------- the system
 
 
@@ -946,6 +1035,205 @@ class Gf26:
                     member=m.key,
                 )
         return found
+
+    # ----------------------------------------------------------------- printing
+
+    def print_cards(self, roster: Mapping[str, Any], report: Report) -> list[Card]:
+        """One card per model, in roster order: profile, EN boxes, kit, perks in full."""
+        gang_name = _str(roster.get("name")) if isinstance(roster, Mapping) else ""
+        members: list[MemberReport] = report.gang.get("member_list") or []
+        by_key = {m.key: m for m in members}
+        units = {k: u for u in report.gang.get("units", []) for k in u["members"]}
+        return [self._card(m, gang_name, units.get(m.key), by_key, report) for m in members]
+
+    def _card(
+        self,
+        m: MemberReport,
+        gang_name: str,
+        unit: dict[str, Any] | None,
+        by_key: dict[str, MemberReport],
+        report: Report,
+    ) -> Card:
+        a = m.attributes
+        kind = [
+            m.troop_type["name"] if m.troop_type else "",
+            m.profile_name,
+            m.size["name"] if m.size else "",
+        ]
+        if m.is_party_leader:
+            kind.insert(0, "Party Leader")
+        en = max(0, a["en"])
+        boxes = min(en, MAX_EN_BOXES)
+        en_note = "one box per wound; at 0 the model is incapacitated"
+        if en > boxes:
+            en_note = f"EN {en}: only {boxes} boxes shown"
+
+        facts = [Stat("Points", str(m.cost))]
+        if m.size:
+            facts.append(Stat("Threat", _inches(m.size["threat_inches"])))
+        if m.causes_fear:
+            facts.append(Stat("Fear", f"TN {m.causes_fear}"))
+        if unit:
+            facts.append(Stat("Unit", unit["name"]))
+
+        vital: list[Entry] = []
+        if m.is_party_leader:
+            vital.append(
+                Entry(
+                    "Party Leader" + (f" of {gang_name}" if gang_name else ""),
+                    f'Models within 12" use its WP ({a["wp"]}) for Bravery, Fear and '
+                    f"Rallying. Rolls its IV ({a['iv']} dice, TN {INITIATIVE_TN}) for initiative.",
+                )
+            )
+        if m.troop_type:
+            may_lead = _list([TROOP_TYPES[t]["plural"] for t in m.troop_type["may_lead"]])
+            vital.append(
+                Entry(
+                    m.troop_type["name"],
+                    f"Leads {may_lead} (Banding Actions, units).",
+                )
+            )
+        if m.size and (m.size["id"] != m.base_size_id or m.size["wounds_per_melee_hit"] > 1):
+            vital.append(_size_entry(m.size, m.base_size_id))
+        if m.causes_fear:
+            vital.append(
+                Entry(
+                    f"Causes Fear (TN {m.causes_fear})",
+                    "A model or unit must score a success on a Bravery test to Charge! or "
+                    "Fight! it.",
+                )
+            )
+        if unit:
+            vital.append(_unit_entry(m, unit, by_key))
+
+        sections = [Section("Vital info", tuple(vital))]
+        if m.perks:
+            sections.append(Section.of("Perks", [(p["name"], p["text"]) for p in m.perks]))
+        traits = _equipment_rules(m.equipment)
+        if traits:
+            sections.append(Section.of("Weapon traits", [(r["term"], r["text"]) for r in traits]))
+
+        return Card(
+            key=m.key,
+            name=m.name or "(no name)",
+            kind=" · ".join(k for k in kind if k) or "No profile",
+            mark=_mark(m),
+            stats=[Stat(ATTRIBUTE_LABELS[k], str(a[k])) for k in ATTRIBUTES],
+            tracks=[Track("EN", boxes, en_note)],
+            facts=facts,
+            weapons=[
+                Weapon(
+                    e.name,
+                    traits=tuple(r["term"] for r in traits if _calls_on(r, e)),
+                    note=_equipment_note(e),
+                )
+                for e in m.equipment
+            ],
+            sections=sections,
+            play_notes=_situational_notes(m) + play_notes(report.findings_for(m.key)),
+        )
+
+    def print_sheet(self, roster: Mapping[str, Any], report: Report) -> dict[str, Any]:
+        """The party roster's figures: points, the Party Leader, troop counts, units, AP,
+        one row per model (stat line after perks, perks, kit, points) and the perks' text."""
+        gang = report.gang
+        members: list[MemberReport] = gang.get("member_list") or []
+        by_key = {m.key: m for m in members}
+        setting = SETTINGS.get(gang.get("setting") or "")
+        limit = report.limit
+        rows = []
+        for m in members:
+            perks = [p["name"] for p in m.perks]
+            written = zip(m.perk_names, m.perk_entries, strict=True)
+            perks += [name for name, pid in written if pid not in PERKS]
+            rows.append(
+                {
+                    "key": m.key,
+                    "position": m.position,
+                    "name": m.name or "(no name)",
+                    "profile": m.profile_name,
+                    "troop": m.troop_label,
+                    "size": m.size_label,
+                    "stats": [
+                        {
+                            "label": ATTRIBUTE_LABELS[k],
+                            "value": m.attributes[k],
+                            "raised": m.attributes[k] != m.base_attributes[k],
+                        }
+                        for k in ATTRIBUTES
+                    ],
+                    "perks": perks,
+                    "equipment": [f"{e.name} ({e.points})" for e in m.equipment],
+                    "points": m.cost,
+                    "leader": m.is_party_leader,
+                    "unit": m.unit,
+                    "leads_unit": m.leads_unit,
+                    "errors": sum(1 for f in m.findings if f.is_error),
+                    "warnings": sum(1 for f in m.findings if not f.is_error),
+                }
+            )
+        return {
+            "setting": f"{setting['name']} ({setting['genre']})" if setting else "",
+            "points": report.total,
+            "limit": limit,
+            "left": None if limit is None else limit - report.total,
+            "over": limit is not None and report.total > limit,
+            "over_by": 0 if limit is None else max(0, report.total - limit),
+            "leader": gang.get("leader_name") or "",
+            "troops": [
+                {"label": t["plural"], "count": gang.get("counts", {}).get(t["id"], 0)}
+                for t in TROOP_TYPES.values()
+            ],
+            "action_points": gang.get("action_points", 0),
+            "units": [
+                {
+                    "name": u["name"],
+                    "leader": by_key[u["leader"]].name or u["leader"],
+                    "members": [by_key[k].name or k for k in u["members"]],
+                    "models": len(u["members"]),
+                    "action_points": u["action_points"],
+                }
+                for u in gang.get("units", [])
+            ],
+            "stat_labels": [ATTRIBUTE_LABELS[k] for k in ATTRIBUTES],
+            "rows": rows,
+            "perks": dedupe_entries(Entry(p["name"], p["text"]) for m in members for p in m.perks),
+            "legal": report.is_legal,
+        }
+
+    def quick_reference(self, roster: Mapping[str, Any], report: Report) -> list[Section]:
+        """The rules this party plays by: tests, AP, units, banding, its Leader, its sizes,
+        its perks, its equipment's rules and its equipment; nothing it doesn't use."""
+        members: list[MemberReport] = report.gang.get("member_list") or []
+        used = ["tests", "action_points", "endurance"]
+        if report.gang.get("units"):
+            used.append("units")
+        used.append("banding")
+        if report.gang.get("leader"):
+            used.append("party_leader")
+        if any(m.causes_fear for m in members):
+            used.append("fear")
+        play = [Entry(PLAY_RULES[r]["term"], PLAY_RULES[r]["text"]) for r in used]
+        profile = [Entry(f"{a['label']} ({a['name']})", a["text"]) for a in CONTENT["attributes"]]
+        sizes = [
+            _size_entry(SIZES[s])
+            for s in SIZE_ORDER
+            if any(m.size and m.size["id"] == s for m in members)
+        ]
+        perks = [Entry(p["name"], p["text"]) for m in members for p in m.perks]
+        traits = [
+            Entry(r["term"], r["text"]) for m in members for r in _equipment_rules(m.equipment)
+        ]
+        kit = [Entry(e.name, _equipment_note(e)) for m in members for e in m.equipment]
+        sections = [
+            Section("Playing the party", dedupe_entries(play)),
+            Section("Profile", tuple(profile)),
+            Section("Sizes", dedupe_entries(sizes)),
+            Section("Perks", dedupe_entries(perks)),
+            Section("Weapon traits", dedupe_entries(traits)),
+            Section("Equipment", dedupe_entries(kit)),
+        ]
+        return [s for s in sections if s.entries]
 
 
 SYSTEM = Gf26()
