@@ -57,6 +57,7 @@ from rules.base import Finding, Report, RuleDoc, Severity, load_content, member_
 from rules.base import as_int as _int
 from rules.base import as_str as _str
 from rules.dice import Dice
+from rules.printing import Card, Entry, Section, Stat, Track, Weapon, dedupe_entries, play_notes
 
 ERROR = Severity.ERROR
 WARNING = Severity.WARNING
@@ -943,6 +944,91 @@ class Rivals:
             add("rivals.gang_not_named_after_leader", message)
         return found
 
+    # ----------------------------------------------------------------- printing
+
+    def print_cards(self, roster: Mapping[str, Any], report: Report) -> list[Card]:
+        """One card per outlaw, in roster order: the Wanted Poster's figures on the front,
+        the special skill, the optional rules and the equipment rules in full on the back."""
+        gang_name = _gang_name(roster)
+        data = _members_data(roster)
+        return [
+            _card(m, data.get(m.key, {}), gang_name)
+            for m in report.members.values()
+            if isinstance(m, MemberReport)
+        ]
+
+    def print_sheet(self, roster: Mapping[str, Any], report: Report) -> dict[str, Any]:
+        """The Wanted Posters (one per outlaw) and the gang summary."""
+        data = _members_data(roster)
+        members = [m for m in report.members.values() if isinstance(m, MemberReport)]
+        posters = [_poster(m, data.get(m.key, {})) for m in members]
+        leader = next((p for p in posters if p["leader"]), None)
+        return {
+            "posters": posters,
+            "summary": {
+                "outlaws": len(posters),
+                "min_outlaws": MIN_OUTLAWS,
+                "max_outlaws": MAX_OUTLAWS,
+                "ccp_budget": CCP_BUDGET,
+                "ccp_spent": sum(m.cost for m in members),
+                "ccp_left": max(0, CCP_BUDGET - sum(m.cost for m in members)),
+                "leader": leader["name"] if leader else "",
+                "suggested_name": report.gang.get("suggested_name", ""),
+                "reputation": sum(p["reputation"] for p in posters),
+                "cash": sum(p["cash"] for p in posters),
+                "actions": sum(p["actions"] for p in posters),
+                "special_skills": sum(1 for p in posters if p["special_skill"]),
+                "legal": report.is_legal,
+                "errors": len(report.errors),
+                "warnings": len(report.warnings),
+            },
+        }
+
+    def quick_reference(self, roster: Mapping[str, Any], report: Report) -> list[Section]:
+        """The special skills, weapons, equipment and optional rules this gang uses, in
+        full, then the tracks and the campaign rules every Rivals gang plays by."""
+        members = [m for m in report.members.values() if isinstance(m, MemberReport)]
+        skills, weapons, traits, equipment, optional = [], [], [], [], []
+        for m in members:
+            skill = m.special_skill or {}
+            if skill.get("name"):
+                skills.append(Entry(skill["name"], skill["effect"]))
+            for item in _pack_items(m):
+                trait = _weapon_trait(item)
+                if trait:
+                    price = _price(item)
+                    text = f"{trait['trait']}." + (f" ${price} to buy." if price else "")
+                    weapons.append(Entry(item, text))
+                    traits.append(Entry(trait["trait"], trait["text"]))
+                elif item in _EQUIPMENT_RULES:
+                    equipment.append(Entry(item, _EQUIPMENT_RULES[item]))
+            if m.drunk:
+                optional.append(Entry("Drunk", CONTENT["drunk"]["text"]))
+            if m.tuwa:
+                optional += _tuwa_entries()
+        if members:
+            equipment += [
+                Entry("Cash", _EQUIPMENT_RULES["Cash"]),
+                Entry("Own weapons only", _EQUIPMENT_RULES["Own weapons only"]),
+                Entry("Spending dollars", CONTENT["price_list_text"]),
+            ]
+        if any(t.term == "Handgun" for t in traits):
+            equipment.append(Entry("Double holster", _EQUIPMENT_RULES["Double holster"]))
+        sections = [
+            Section.of("Special skills", dedupe_entries(skills)),
+            Section.of("Weapons", dedupe_entries(weapons)),
+            Section.of("Weapon traits", dedupe_entries(traits)),
+            Section.of("Equipment", dedupe_entries(equipment)),
+            Section.of("Optional rules", dedupe_entries(optional)),
+            Section.of(
+                "Tracks",
+                [("Actions", _TRACKS["actions"]), ("Wounds", _TRACKS["wounds"])],
+            ),
+            Section.of("Reputation and notoriety", _reputation_entries()),
+            Section.of("Campaign", [(r["term"], r["text"]) for r in CONTENT["play_rules"]]),
+        ]
+        return [s for s in sections if s.entries]
+
 
 def _item(content: Mapping[str, Any]) -> str:
     n = content["quantity"]
@@ -986,6 +1072,267 @@ def _unspent_message(members: list[MemberReport], left: int) -> str:
     if options:
         return f"{lost}: spend {them}, e.g. on {' or '.join(options)}."
     return f"{lost}: no higher tier or special-skill table costs that little; keep the rest."
+
+
+# --------------------------------------------------------------------------- printing
+
+START_REPUTATION = 0  # an outlaw starts the campaign with no reputation
+_TRACKS: dict[str, Any] = CONTENT["tracks"]
+USUAL_ACTIONS: int = _TRACKS["usual_actions"]
+_WEAPON_TRAITS: list[dict[str, Any]] = CONTENT["weapon_traits"]
+_EQUIPMENT_RULES: dict[str, str] = {e["item"]: e["text"] for e in CONTENT["equipment_rules"]}
+# Rules too plain for a card's back (spare ammunition): only the quick reference has them.
+_OFF_CARD = frozenset(e["item"] for e in CONTENT["equipment_rules"] if not e.get("on_card", True))
+# Pack items named differently in the price list.
+_PRICE_NAMES = {"smith & wesson no.2": "S&W No. 2", "remington shotgun": "Remington"}
+# The stat line's labels on a card, short enough for six cells across 63 mm (the back's
+# Vital info names each tier in full).
+_CARD_LABELS = {
+    "toughness": "Act",
+    "handgun": "H'gun",
+    "rifle": "Rifle",
+    "shotgun": "S'gun",
+    "brawl": "Brawl",
+    "riding": "Riding",
+}
+# Findings that change nothing at the table: kept off the cards' play notes (the sheet
+# still prints them).
+_PAPERWORK = frozenset({"rivals.outlaw_unnamed", "rivals.no_gender", "rivals.unknown_gender"})
+
+
+def _gang_name(roster: Any) -> str:
+    return _str(roster.get("name")) if isinstance(roster, Mapping) else ""
+
+
+def _members_data(roster: Any) -> dict[str, Mapping[str, Any]]:
+    """Each member's ``data`` by the key ``evaluate`` gives it."""
+    raw = roster.get("members") if isinstance(roster, Mapping) else None
+    if not isinstance(raw, list):
+        return {}
+    found: dict[str, Mapping[str, Any]] = {}
+    for key, member in zip(member_keys(raw), raw, strict=True):
+        data = member.get("data") if isinstance(member, Mapping) else None
+        found[key] = data if isinstance(data, Mapping) else {}
+    return found
+
+
+def _pack_items(m: MemberReport) -> list[str]:
+    return [c["item"] for c in m.pack["contents"]] if m.pack else []
+
+
+def _weapon_trait(item: str) -> dict[str, Any] | None:
+    """The weapon kind (Handgun, Rifle, Shotgun, Knife) of an item, or None."""
+    wanted = _norm(item)
+    return next((t for t in _WEAPON_TRAITS if any(_norm(i) == wanted for i in t["items"])), None)
+
+
+def _price(item: str) -> int | None:
+    name = _norm(_PRICE_NAMES.get(_norm(item), item))
+    return next((p["price"] for p in CONTENT["price_list"] if _norm(p["item"]) == name), None)
+
+
+def _standing(m: MemberReport, data: Mapping[str, Any]) -> tuple[int, int, str, int]:
+    """(reputation, cash, notoriety title, notoriety bonus).
+
+    Reputation and cash come from the member's data once a campaign records them, else
+    the starting values (no reputation, the equipment pack's cash); notoriety follows
+    from the reputation.
+    """
+    reputation = _int(data.get("reputation"))
+    if reputation is None:
+        reputation = START_REPUTATION
+    cash = _int(data.get("cash"))
+    if cash is None or cash < 0:
+        cash = m.cash
+    title, bonus = notoriety(reputation)
+    return reputation, cash, title, bonus
+
+
+def _pronoun(m: MemberReport, *, possessive: bool = False) -> str:
+    if possessive:
+        return {"male": "his", "female": "her"}.get(m.gender, "their")
+    return {"male": "him", "female": "her"}.get(m.gender, "them")
+
+
+def _skill_text(skill: Mapping[str, Any] | None) -> str:
+    if not skill:
+        return "None."
+    table = f"Table {skill['table']} ({skill['cost']} CCP)"
+    if not skill.get("name"):
+        return f"{table}: the roll {_shown(skill.get('roll'))} is not a 1D6 result."
+    how = "rolled" if skill.get("source") == "rolled" else "entered by hand:"
+    return f"{skill['name']}, {table}, {how} {skill['roll']}."
+
+
+def _tuwa_entries() -> list[Entry]:
+    """The Tuwa optional rule: who they are, the Brave skill's abilities, their weapons."""
+    tuwa = CONTENT["tuwa"]
+    brave = tuwa["brave"]
+    abilities = ", ".join(a["name"] for a in brave["abilities"])
+    entries = [
+        Entry("Tuwa", tuwa["text"]),
+        Entry(brave["name"], f"The Tuwa's special skill: {abilities}."),
+    ]
+    entries += [Entry(a["name"], a["text"]) for a in brave["abilities"]]
+    entries += [Entry(w["name"], w["text"]) for w in tuwa["weapons"]]
+    entries.append(Entry(tuwa["favoured"]["name"], tuwa["favoured"]["text"]))
+    return entries
+
+
+def _reputation_entries() -> list[Entry]:
+    entries = [Entry(e["event"], e["reputation"]) for e in CONTENT["reputation_events"]]
+    entries.append(Entry("Earning reputation", " ".join(CONTENT["reputation_notes"])))
+    levels = "; ".join(
+        f"{n['min']}{'+' if n['max'] is None else '-' + str(n['max'])} {n['title']} (+{n['bonus']})"
+        for n in NOTORIETY
+    )
+    entries.append(Entry("Notoriety", f"From the reputation total: {levels}."))
+    entries.append(Entry("Advancement", CONTENT["advancement"]["text"]))
+    return entries
+
+
+def _card(m: MemberReport, data: Mapping[str, Any], gang_name: str) -> Card:
+    reputation, cash, title, bonus = _standing(m, data)
+    boxes = m.actions if m.actions is not None else USUAL_ACTIONS
+    unknown = "" if m.actions is not None else f"no Toughness tier: the usual {USUAL_ACTIONS}"
+    kind = " · ".join(
+        part
+        for part in (
+            "Leader" if m.leader else "Outlaw",
+            HANDS.get(m.hand, ""),
+            "Tuwa" if m.tuwa else "",
+            "Drunk" if m.drunk else "",
+            f"{title} (+{bonus})",
+        )
+        if part
+    )
+    weapons: list[Weapon] = []
+    traits: list[Entry] = []
+    equipment: list[Entry] = []
+    for content in m.pack["contents"] if m.pack else []:
+        item = content["item"]
+        trait = _weapon_trait(item)
+        if trait is None:
+            text = "" if item in _OFF_CARD else _EQUIPMENT_RULES.get(item, "")
+            equipment.append(Entry(_item(content), text))
+            continue
+        tier = m.tiers.get(trait["skill"])
+        skill = f"{ROWS[trait['skill']].label} {tier.value if tier else '?'}"
+        weapons.append(Weapon(item, traits=(trait["trait"],), note=skill))
+        traits.append(Entry(trait["trait"], trait["text"]))
+    equipment.append(Entry(f"Cash ${cash}", _EQUIPMENT_RULES["Cash"]))
+
+    who = f"{'Leader' if m.leader else 'Member'} of {gang_name or 'the gang'}."
+    gender = GENDERS.get(m.gender, "gender not recorded")
+    hand = HANDS.get(m.hand, "hand not recorded").lower()
+    vital = [
+        Entry(
+            "Outlaw",
+            f"{who} {gender}, {hand}. {m.cost} CCP (a replacement gets as many).",
+        ),
+        Entry(
+            "Reputation",
+            f"{reputation}, {title}: {_pronoun(m, possessive=True)} killer gains +{bonus} "
+            "on top of the killing wound.",
+        ),
+    ]
+    if m.special_skill and not m.special_skill.get("name"):
+        vital.append(Entry("Special skill", _skill_text(m.special_skill)))
+    sections = [Section.of("Vital info", vital)]
+    if m.tuwa:
+        sections.append(Section.of("Tuwa (optional rule)", _tuwa_entries()))
+    if m.drunk:
+        sections.append(Section.of("Drunk (optional rule)", [("Drunk", CONTENT["drunk"]["text"])]))
+    skill = m.special_skill or {}
+    if skill.get("name"):
+        sections.append(Section.of("Special skill", [(skill["name"], skill["effect"])]))
+    if traits:
+        sections.append(Section.of("Weapon traits", dedupe_entries(traits)))
+    sections.append(Section.of("Equipment", equipment))
+    return Card(
+        key=m.key,
+        name=m.display_name,
+        kind=kind,
+        mark="star" if m.leader else "horseshoe" if m.tuwa else "skull",
+        stats=[Stat(_CARD_LABELS[row], t.value if t else "?") for row, t in m.tiers.items()],
+        tracks=[
+            Track("Actions", boxes, unknown or _TRACKS["actions_card"]),
+            Track("Wounds", boxes, unknown or _TRACKS["wounds_card"]),
+        ],
+        facts=[
+            Stat("CCP", str(m.cost)),
+            Stat("Reputation", str(reputation)),
+            Stat("Notoriety", f"+{bonus}"),
+            Stat("Cash", f"${cash}"),
+        ],
+        weapons=weapons,
+        sections=sections,
+        play_notes=play_notes(f for f in m.findings if f.code not in _PAPERWORK),
+    )
+
+
+def _poster(m: MemberReport, data: Mapping[str, Any]) -> dict[str, Any]:
+    """One Wanted Poster's figures, ready for the sheet template."""
+    reputation, cash, title, bonus = _standing(m, data)
+    skill = m.special_skill
+    tiers = []
+    for row_id, tier in m.tiers.items():
+        row = ROWS[row_id]
+        if tier is None:
+            value = "?"
+        else:
+            value = f"{tier.actions} actions" if tier.actions is not None else tier.value
+        tiers.append(
+            {
+                "row": row.label,
+                "name": tier.name if tier else "not chosen",
+                "value": value,
+                "cost": tier.cost if tier else 0,
+            }
+        )
+    statuses = []
+    if m.drunk:
+        statuses.append({"name": "Drunk", "text": CONTENT["drunk"]["text"]})
+    if m.tuwa:
+        brave = CONTENT["tuwa"]["brave"]
+        statuses.append(
+            {
+                "name": "Tuwa (Brave)",
+                "text": " ".join(f"{a['name']}: {a['text']}" for a in brave["abilities"]),
+            }
+        )
+    return {
+        "key": m.key,
+        "position": m.position,
+        "name": m.display_name,
+        "leader": m.leader,
+        "gender": GENDERS.get(m.gender, ""),
+        "hand": HANDS.get(m.hand, ""),
+        "actions": m.actions or 0,
+        "stats": [{"label": label, "value": value} for label, value in m.stats],
+        "tiers": tiers,
+        "special_skill": None
+        if skill is None
+        else {
+            "name": skill.get("name", ""),
+            "effect": skill.get("effect", ""),
+            "table": f"Table {skill['table']}",
+            "cost": skill["cost"],
+            "how": _skill_text(skill),
+        },
+        "pack": m.pack["label"] if m.pack else "",
+        "equipment": m.equipment,
+        "cash": cash,
+        "reputation": reputation,
+        "notoriety": title,
+        "notoriety_bonus": bonus,
+        "ccp": m.cost,
+        "reward": f"${cash}",
+        "reward_text": f"Cash on {_pronoun(m)}, and +{bonus} reputation on top of the "
+        f"killing wound to the outlaw who kills {_pronoun(m)}.",
+        "statuses": statuses,
+        "legal": not m.has_errors,
+    }
 
 
 SYSTEM = Rivals()
