@@ -49,6 +49,7 @@ from rules.base import Finding, Report, RuleDoc, Severity, load_content, member_
 from rules.base import as_int as _int
 from rules.base import as_str as _str
 from rules.dice import Dice
+from rules.printing import Card, Entry, Section, Stat, Track, Weapon, dedupe_entries, play_notes
 
 ERROR = Severity.ERROR
 WARNING = Severity.WARNING
@@ -1041,6 +1042,124 @@ class Gunfight:
             "facts": facts,
         }
 
+    # ----------------------------------------------------------------- printing
+
+    def print_cards(self, roster: Mapping[str, Any], report: Report) -> list[Card]:
+        """One card per member, in roster order.
+
+        The front has the stat line (BD SK SP AG WP and Move; rabble: Move and SK), the
+        actions and figures, and the tracks: a character's BD and WP, one box per point
+        (ticked off as injuries take them); a trooper or rabble entry one box per figure
+        for routed and for out of the fight (the book's injuries for them).
+        The back has the weapons, then "Vital info", the special abilities with their full
+        text, what each weapon's rules mean, and the rules the card's abilities and weapons
+        use. Troopers and rabble get one card per entry, with ``count`` set.
+        """
+        roster = roster if isinstance(roster, Mapping) else {}
+        gang_name = _str(roster.get("name"))
+        raw = _raw_member_data(roster)
+        return [_card(m, report, raw.get(m.key, {}), gang_name) for m in _printed(report)]
+
+    def print_sheet(self, roster: Mapping[str, Any], report: Report) -> dict[str, Any]:
+        """The figure list: characters (with their abilities' text), troopers and rabble."""
+        roster = roster if isinstance(roster, Mapping) else {}
+        raw = _raw_member_data(roster)
+        members = _printed(report)
+        return {
+            "stat_labels": [LABELS[c] for c in CHARACTERISTICS] + ["Move", "Actions"],
+            "characters": [
+                _sheet_character(m, raw.get(m.key, {})) for m in members if m.figure == "character"
+            ],
+            "troopers": [
+                _sheet_group(m, raw.get(m.key, {})) for m in members if m.figure == "trooper"
+            ],
+            "rabble": [
+                _sheet_group(m, raw.get(m.key, {})) for m in members if m.figure == "rabble"
+            ],
+            "unknown": [
+                {"key": m.key, "name": m.name or _unnamed(m), "kind": m.summary}
+                for m in members
+                if m.figure not in FIGURES
+            ],
+            "summary": [
+                {"label": str(label), "value": str(value)}
+                for label, value in report.gang.get("facts", [])
+            ],
+            "figures": report.total,
+            "legal": report.is_legal,
+        }
+
+    def quick_reference(self, roster: Mapping[str, Any], report: Report) -> list[Section]:
+        """Only what this side uses: its figure types, abilities, weapons and their rules."""
+        members = _printed(report)
+        figures = {m.figure for m in members}
+        sidekick = any(m.sidekick for m in members)
+        abilities = [a for m in members for a in m.abilities]
+        weapons = [w for m in members for w in m.weapons]
+
+        basics: list[Entry] = []
+        if figures & {"character", "trooper"}:
+            basics.append(
+                Entry(
+                    "Characteristics",
+                    ", ".join(f"{LABELS[c]} = {NAMES[c]}" for c in CHARACTERISTICS)
+                    + f"; each is measured from {CHAR_MIN}{DASH}{CHAR_MAX}.",
+                )
+            )
+        if "character" in figures:
+            levels = ", ".join(f"{_a(e['name'])} {e['abilities']}" for e in EXPERIENCE.values())
+            basics.append(
+                Entry(
+                    "Character",
+                    f"{FIGURE_TEXT['character']} {CHARACTER_ACTIONS} actions a turn; moves "
+                    f'1" per AG. Special abilities: {levels}.',
+                )
+            )
+        if "trooper" in figures:
+            basics.append(
+                Entry(
+                    "Trooper",
+                    f'{FIGURE_TEXT["trooper"]} {TROOPER_ACTIONS} actions a turn; moves 1" per AG.',
+                )
+            )
+        if sidekick:
+            basics.append(Entry("Sidekick", _sidekick_text("its character")))
+        if "rabble" in figures:
+            basics.append(Entry("Rabble", FIGURE_TEXT["rabble"]))
+
+        injuries: list[Entry] = []
+        if "character" in figures:
+            injuries.append(_rule_entry("injuries"))
+        if figures & {"character", "trooper", "rabble"}:
+            injuries.append(_rule_entry("routing"))
+
+        weapon_entries: list[Entry] = []
+        for w in weapons:
+            ranges = _weapon_range_text(w)
+            if w.weapon is None:
+                shots = "" if w.shots is None else f" {_plural(w.shots, 'shot')}."
+                text = f"Not in the book's weapon list: as entered.{shots}"
+            else:
+                text = w.weapon["text"]
+            weapon_entries.append(Entry(w.name, f"{ranges} {text}" if ranges else text))
+        if any(w.weapon and w.weapon["kind"] == "ranged" for w in weapons):
+            weapon_entries.insert(0, Entry("Ranges", RANGES_TEXT))
+
+        rule_ids = _rules_used(abilities, weapons)
+        sections = [
+            Section("Figures", dedupe_entries(basics)),
+            Section("Injuries and routing", dedupe_entries(injuries)),
+            Section(
+                "Special abilities",
+                dedupe_entries(
+                    Entry(ABILITIES[a]["name"], ABILITIES[a]["text"]) for a in abilities
+                ),
+            ),
+            Section("Weapons", dedupe_entries(weapon_entries)),
+            Section("Rules", dedupe_entries(_rule_entry(r) for r in rule_ids)),
+        ]
+        return [s for s in sections if s.entries]
+
 
 def _parse_rolls(rolls: list[Mapping[str, Any]]) -> tuple[list[int], list[int]] | None:
     """The recorded D6 and D20 results in order, or None if a roll is not one such die."""
@@ -1088,6 +1207,330 @@ def _bad_stat(value: Any) -> bool:
 
 def _profile(profile: Mapping[str, int]) -> str:
     return ", ".join(f"{LABELS[c]} {profile[c]}" for c in CHARACTERISTICS)
+
+
+# --------------------------------------------------------------------------- printing helpers
+
+PLAY_RULES: dict[str, dict[str, Any]] = {r["id"]: r for r in CONTENT["play_rules"]}
+FIGURE_TEXT: dict[str, str] = {f: CONTENT["figures"][f]["text"] for f in FIGURES}
+RANGES_TEXT = "Point blank / normal / long. A shot at long range is one level worse."
+# The rules (RULES.md's seed text, in the data's "play_rules") that an ability or a weapon
+# refers to, printed after it on the card and on the quick reference.
+ABILITY_RULES: dict[str, tuple[str, ...]] = {
+    "leader": ("rallying",),
+    "discipline": ("rallying",),
+    "horseman": ("mounted",),
+    "trick_horse": ("mounted",),
+    "cool": ("cover",),
+    "coyote_cunning": ("cover",),
+    "mad_dog": ("cover",),
+    "sneaky_dog": ("cover",),
+    "white_hat": ("hold_up",),
+    "snake_strike": ("sequence",),
+    "tactician": ("sequence",),
+}
+WEAPON_RULES: dict[str, tuple[str, ...]] = {"dynamite": ("dynamite", "throwing_dynamite")}
+# A card's mark: a Leader's star first, then by figure and character type.
+TYPE_MARKS: dict[str, str] = {
+    "lawman": "badge",
+    "outlaw": "skull",
+    "mexican": "skull",
+    "gunfighter": "crosshair",
+    "gambler": "diamond",
+    "outsider": "hat",
+    "indian": "horseshoe",
+    "soldier": "hat",
+}
+# Rabble shooting these are one level worse (seed 004, p. 6).
+RABBLE_WORSE: dict[str, str] = {"carbine": "a carbine", "sharps_rifle": "a Sharps rifle"}
+# Findings about how a character was made, not how it plays: on the gang sheet, not the card.
+NOT_FOR_THE_TABLE = frozenset(
+    {
+        "gunfight.character_unnamed",
+        "gunfight.unknown_source",
+        "gunfight.rolls_mismatch",
+        "gunfight.characteristic_outside_roll",
+    }
+)
+# A trooper or rabble card has a box per figure; a count beyond this gets no more boxes.
+MAX_FIGURE_BOXES = 30
+
+
+def _printed(report: Report) -> list[MemberReport]:
+    members = report.members.values() if isinstance(report.members, Mapping) else ()
+    return [m for m in members if isinstance(m, MemberReport)]
+
+
+def _raw_member_data(roster: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    """Each member's ``data`` by its report key (as ``evaluate`` keys them)."""
+    raw_members = roster.get("members")
+    if not isinstance(raw_members, list):
+        return {}
+    found: dict[str, Mapping[str, Any]] = {}
+    for key, raw in zip(member_keys(raw_members), raw_members, strict=True):
+        data = raw.get("data") if isinstance(raw, Mapping) else None
+        found[key] = data if isinstance(data, Mapping) else {}
+    return found
+
+
+def _unnamed(m: MemberReport) -> str:
+    return {"character": "Unnamed character", "trooper": "Troopers", "rabble": "Rabble"}.get(
+        m.figure, "Unknown figure"
+    )
+
+
+def _kind(m: MemberReport) -> str:
+    if m.figure == "character":
+        parts = ["Character", m.type_label or "no type", m.experience_label or "?"]
+        if "leader" in m.abilities:
+            parts.append("Leader")
+        return " · ".join(parts)
+    if m.figure in ("trooper", "rabble"):
+        parts = [FIGURE_LABELS[m.figure]]
+        if m.character_type in CHARACTER_TYPES:
+            parts.append(m.type_label)
+        return " · ".join(parts)
+    return m.summary
+
+
+def _mark(m: MemberReport) -> str:
+    if m.figure == "character":
+        if "leader" in m.abilities:
+            return "star"
+        return TYPE_MARKS.get(m.character_type, "circle")
+    if m.figure == "trooper":
+        return "crosshair"
+    return "circle"
+
+
+def _figures(m: MemberReport) -> int:
+    return max(1, min(m.count, MAX_FIGURE_BOXES))
+
+
+def _tracks(m: MemberReport) -> list[Track]:
+    if m.figure == "character":
+        tracks = [
+            Track("BD", m.final["bd"], "0: dead"),
+            Track("WP", m.final["wp"], "0: routed"),
+        ]
+        if m.sidekick:
+            tracks.append(Track("Sidekick", 1, "wound or mortal: out"))
+        return tracks
+    if m.figure in ("trooper", "rabble"):
+        more = f" (first {MAX_FIGURE_BOXES} of {m.count})" if m.count > MAX_FIGURE_BOXES else ""
+        return [
+            Track("Routed", _figures(m), "any hit but a miss" + more),
+            Track("Out", _figures(m), "wound or mortal" + more),
+        ]
+    return []
+
+
+def _sidekick_text(owner: str, *, short: bool = False) -> str:
+    """The follower of Loyal Sidekick; ``short`` leaves out what the ability's text says."""
+    text = (
+        f"1 more figure: {_profile(TROOPER_PROFILE)}, {TROOPER_ACTIONS} actions a turn, moves "
+        f'{TROOPER_PROFILE["ag"]}", no special abilities.'
+    )
+    if short:
+        return text
+    return (
+        f"{text} It never routs until {owner} routs; a wound incapacitates it, a mortal kills it."
+    )
+
+
+def _rule_entry(rule_id: str) -> Entry:
+    rule = PLAY_RULES[rule_id]
+    return Entry(rule["name"], rule["text"])
+
+
+def _rules_used(abilities: list[str], weapons: list[WeaponReport]) -> list[str]:
+    ids: list[str] = []
+    for a in abilities:
+        ids += ABILITY_RULES.get(a, ())
+    for w in weapons:
+        if w.weapon is not None:
+            ids += WEAPON_RULES.get(w.weapon["id"], ())
+    return list(dict.fromkeys(ids))
+
+
+def _weapon_range(m: MemberReport, w: WeaponReport) -> str:
+    kind = w.weapon["kind"] if w.weapon else "ranged"
+    if kind == "close_combat":
+        return 'hit within 1"'
+    if kind == "thrown":
+        bd = m.final.get("bd") if m.figure in ("character", "trooper") else None
+        return f'2 {TIMES} BD ({2 * bd}")' if bd else f"2 {TIMES} BD"
+    if w.point_blank is None and w.normal is None and w.long is None:
+        return ""
+    return f"{_range(w.point_blank)} / {_range(w.normal)} / {_range(w.long)}"
+
+
+def _weapon_range_text(w: WeaponReport) -> str:
+    if w.point_blank is None and w.normal is None and w.long is None:
+        return ""
+    return f"Point blank {_range(w.point_blank)}, normal {_range(w.normal)}, long {_range(w.long)}."
+
+
+def _weapon_note(m: MemberReport, w: WeaponReport, raw: Any) -> str:
+    parts: list[str] = []
+    if w.weapon is None:
+        parts.append("not in the book: as entered")
+        if w.shots is not None:
+            parts.append(_plural(w.shots, "shot"))
+    elif w.shots:
+        reload = w.weapon["reload_actions"] or 1
+        if w.weapon["id"] == "pistol" and "quick_draw" in m.abilities:
+            reload = 1
+        if m.figure == "rabble":
+            parts.append("rabble keep no count of ammunition")
+        elif w.shots == 1:
+            parts.append(f"reload after every shot ({_plural(reload, 'action')})")
+        else:
+            parts.append(f"{w.shots} shots, reload {_plural(reload, 'action')}")
+    notes = raw.get("notes") if isinstance(raw, Mapping) else None
+    if isinstance(notes, str) and notes.strip():
+        parts.append(notes.strip())
+    return "; ".join(parts)
+
+
+def _card_weapons(m: MemberReport, data: Mapping[str, Any]) -> list[Weapon]:
+    raw_weapons = data.get("weapons")
+    raw_weapons = raw_weapons if isinstance(raw_weapons, list) else []
+    raw_weapons = raw_weapons + [None] * (len(m.weapons) - len(raw_weapons))
+    return [
+        Weapon(w.name, range=_weapon_range(m, w), note=_weapon_note(m, w, raw))
+        for w, raw in zip(m.weapons, raw_weapons, strict=False)
+    ]
+
+
+def _vital_info(m: MemberReport, gang_name: str) -> list[Entry]:
+    """Who the figure is ("Veteran Lawman of <side>"), its limits, its sidekick."""
+    of_gang = f" of {gang_name}" if gang_name else ""
+    if m.figure == "character":
+        what = " ".join(x for x in (m.experience_label, m.type_label) if x) or "Character"
+        entries = [Entry("Character", f"{what}{of_gang}.")]
+        clamped = [
+            f"{LABELS[c]} {m.final[c]} ({m.modified[c]} before the {CHAR_MIN}{DASH}{CHAR_MAX} "
+            "limit)"
+            for c in CHARACTERISTICS
+            if m.modified[c] != m.final[c]
+        ]
+        if clamped:
+            entries.append(Entry(f"{CHAR_MIN}{DASH}{CHAR_MAX} limit", "; ".join(clamped) + "."))
+        if m.sidekick:
+            entries.append(Entry("Sidekick", _sidekick_text("", short=True)))
+        return entries
+    if m.figure in ("trooper", "rabble"):
+        who = f" ({m.type_label})" if m.character_type in CHARACTER_TYPES else ""
+        what = _plural(m.count, "figure") if m.count >= 1 else "Figures"
+        text = f"{what}{who}{of_gang}. {FIGURE_TEXT[m.figure]}"
+        if m.figure == "rabble":
+            text += (
+                " They roll 1D10 alone to shoot or hit, and shots and hits against rabble are "
+                "one level better."
+            )
+        return [Entry(FIGURE_LABELS[m.figure], text)]
+    return [Entry("Unknown figure", "Not a Character, Trooper or Rabble: see the notes.")]
+
+
+def _table_notes(m: MemberReport) -> list[str]:
+    """Notes for the table that come from the figure's weapons, not from a finding."""
+    notes: list[str] = []
+    ids = [w.weapon["id"] for w in m.weapons if w.weapon is not None]
+    if m.figure == "rabble":
+        for wid in dict.fromkeys(ids):
+            if wid in RABBLE_WORSE:
+                notes.append(f"Rabble shooting {RABBLE_WORSE[wid]} are one level worse.")
+    if m.figure == "character" and ids.count("pistol") >= 2:
+        if "ambidextrous" in m.abilities:
+            notes.append(
+                "Two pistols: firing both is one level worse (Ambidextrous: no off-hand penalty)."
+            )
+        else:
+            notes.append(
+                "Two pistols: firing both is one level worse, and so is shooting with the off hand."
+            )
+    return notes
+
+
+def _card(m: MemberReport, report: Report, data: Mapping[str, Any], gang_name: str) -> Card:
+    known = [w for w in m.weapons if w.weapon is not None]
+    traits = [Entry(w.name, w.weapon["text"]) for w in known]
+    if any(w.weapon["kind"] == "ranged" for w in known):
+        traits.insert(0, Entry("Ranges", RANGES_TEXT))
+    sections = [
+        Section("Vital info", tuple(_vital_info(m, gang_name))),
+        Section.of(
+            "Special abilities", ((ABILITIES[a]["name"], ABILITIES[a]["text"]) for a in m.abilities)
+        ),
+        Section("Weapon traits", dedupe_entries(traits)),
+        Section("Rules", tuple(_rule_entry(r) for r in _rules_used(m.abilities, m.weapons))),
+    ]
+    return Card(
+        key=m.key,
+        name=m.name or _unnamed(m),
+        kind=_kind(m),
+        mark=_mark(m),
+        stats=[Stat(str(label), str(value)) for label, value in m.stats if label != "Actions"],
+        tracks=_tracks(m),
+        facts=[Stat(str(label), str(value)) for label, value in m.stats if label == "Actions"]
+        + [Stat("Figures", str(m.cost))],
+        weapons=_card_weapons(m, data),
+        sections=[s for s in sections if s.entries],
+        play_notes=play_notes(
+            f for f in report.findings_for(m.key) if f.code not in NOT_FOR_THE_TABLE
+        )
+        + _table_notes(m),
+        count=m.count if m.figure in ("trooper", "rabble") and m.count >= 1 else 1,
+    )
+
+
+def _sheet_weapons(m: MemberReport, data: Mapping[str, Any]) -> list[dict[str, str]]:
+    return [{"name": w.name, "range": w.range, "note": w.note} for w in _card_weapons(m, data)]
+
+
+def _sheet_character(m: MemberReport, data: Mapping[str, Any]) -> dict[str, Any]:
+    notes = [
+        f"{LABELS[c]} {m.final[c]} ({m.modified[c]} before the {CHAR_MIN}{DASH}{CHAR_MAX} limit)"
+        for c in CHARACTERISTICS
+        if m.modified[c] != m.final[c]
+    ]
+    if m.source == "rolled" and m.rolls:
+        notes.append(_rolled_note(m))
+    sidekick = None
+    if m.sidekick:
+        sidekick = {
+            "name": f"{m.name or 'Character'}'s sidekick",
+            "stats": [str(TROOPER_PROFILE[c]) for c in CHARACTERISTICS]
+            + [f'{TROOPER_PROFILE["ag"]}"', str(TROOPER_ACTIONS)],
+            "text": _sidekick_text(m.name or "the character"),
+        }
+    return {
+        "key": m.key,
+        "position": m.position,
+        "name": m.name or _unnamed(m),
+        "kind": _kind(m),
+        "stats": [str(value) for _, value in m.stats],
+        "abilities": [{"name": a["name"], "text": a["text"]} for a in m.ability_rows],
+        "weapons": _sheet_weapons(m, data),
+        "notes": notes,
+        "sidekick": sidekick,
+        "figures": m.cost,
+        "legal": not m.has_errors,
+    }
+
+
+def _sheet_group(m: MemberReport, data: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "key": m.key,
+        "position": m.position,
+        "name": m.name or _unnamed(m),
+        "kind": _kind(m),
+        "count": m.count,
+        "stats": [{"label": str(label), "value": str(value)} for label, value in m.stats],
+        "weapons": _sheet_weapons(m, data),
+        "legal": not m.has_errors,
+    }
 
 
 SYSTEM = Gunfight()
