@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import forms
 
+from builder import printing
 from builder.editors import get_editor
 from builder.models import ContentPack, Gang, Item
 from rules import all_systems, get_system
@@ -264,3 +265,38 @@ class ItemChoiceForm(forms.Form):
 
 class MoveForm(forms.Form):
     direction = forms.ChoiceField(choices=[("up", "Up"), ("down", "Down")])
+
+
+class PrintForm(forms.Form):
+    """The Print menu: what to print, on which paper, and for cards which members."""
+
+    kind = forms.ChoiceField(
+        label="Print",
+        required=False,
+        choices=list(printing.KINDS.items()),
+        initial="cards",
+        widget=forms.RadioSelect,
+    )
+    paper = forms.ChoiceField(
+        label="Paper",
+        required=False,
+        choices=[(p.id, p.label) for p in printing.PAPERS.values()],
+        initial="a4",
+        widget=forms.RadioSelect,
+    )
+    fronts_only = forms.BooleanField(
+        label="Fronts only (for one-sided printing: no backs)", required=False
+    )
+    member = forms.ChoiceField(label="Cards of", required=False)
+
+    def __init__(self, *args, members: list[tuple[int, str]] = (), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["member"].choices = [("", "Every member")] + [
+            (str(pk), name or "(no name)") for pk, name in members
+        ]
+
+    def clean_kind(self) -> str:
+        return self.cleaned_data["kind"] or "cards"
+
+    def clean_paper(self) -> str:
+        return self.cleaned_data["paper"] or "a4"

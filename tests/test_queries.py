@@ -56,6 +56,18 @@ def test_share_page_costs_a_fixed_number_of_queries(client, owner, content, size
     assert count_queries(lambda: client.get(url)) == 3
 
 
+@pytest.mark.parametrize("size", [1, 20])
+def test_a_cached_pdf_costs_a_fixed_number_of_queries(client, owner, content, size, monkeypatch):
+    from builder import printing
+
+    monkeypatch.setattr(printing, "print_pdf", lambda *args, **kwargs: b"%PDF-1.7 made once")
+    gang = build_gang(owner, size=size)
+    url = reverse("gang_shared_print", args=[gang.share_token]) + "?kind=cards&paper=a4"
+    # gang, members, member items + items: the same for a new PDF and a cached one
+    assert count_queries(lambda: client.get(url)) == 3
+    assert count_queries(lambda: client.get(url)) == 3
+
+
 @pytest.mark.parametrize("gangs", [1, 6])
 def test_my_gangs_costs_a_fixed_number_of_queries(owner_client, owner, content, gangs):
     for i in range(gangs):

@@ -389,15 +389,16 @@ def test_an_imported_gf26_gang_opens_in_its_builder_with_its_findings(owner_clie
     assert 'data-testid="member"' in html
     assert "Illegal" in html
     assert reverse("gang_export", args=[gf26_gang.pk]) in html
-    assert reverse("gang_sheet_pdf", args=[gf26_gang.pk]) not in html
+    assert reverse("gang_print", args=[gf26_gang.pk]) in html  # the Print menu
 
 
-def test_bwg1_member_endpoints_and_the_sheet_are_404_for_it(owner_client, gf26_gang):
+def test_bwg1_member_endpoints_are_404_for_it_and_the_sheet_is_its_own(owner_client, gf26_gang):
     member = gf26_gang.members.first()
     assert owner_client.post(reverse("member_add", args=[gf26_gang.pk]), {}).status_code == 404
     url = reverse("member_points", args=[gf26_gang.pk, member.pk])
     assert owner_client.post(url, {"change": "str:+"}).status_code == 404
-    assert owner_client.get(reverse("gang_sheet_pdf", args=[gf26_gang.pk])).status_code == 404
+    response = owner_client.get(reverse("gang_sheet_pdf", args=[gf26_gang.pk]))
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
 
 
 def test_it_can_be_renamed_shared_and_deleted(owner_client, client, gf26_gang):

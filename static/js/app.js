@@ -55,3 +55,53 @@
     showError("No connection: your last change was not saved. Check your connection and try again.");
   });
 })();
+
+/* The Print menu: make the PDF with a progress indicator, then download it. Without
+   JavaScript the form is a plain GET and the browser downloads the PDF itself. */
+(function () {
+  "use strict";
+
+  function filenameOf(response) {
+    var header = response.headers.get("Content-Disposition") || "";
+    var match = /filename="([^"]+)"/.exec(header);
+    return match ? match[1] : "gang.pdf";
+  }
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.matches || !form.matches("form[data-pdf-form]") || !window.fetch) return;
+    event.preventDefault();
+    var url = form.action + "?" + new URLSearchParams(new FormData(form)).toString();
+    var progress = form.querySelector("[data-pdf-progress]");
+    var button = form.querySelector("button[type=submit]");
+    progress.hidden = false;
+    button.disabled = true;
+    form.setAttribute("aria-busy", "true");
+    fetch(url, { credentials: "same-origin" })
+      .then(function (response) {
+        var type = response.headers.get("Content-Type") || "";
+        if (!response.ok || type.indexOf("application/pdf") !== 0) {
+          // The server's page says what went wrong (a timeout, a bad choice): show it.
+          window.location.href = url;
+          return null;
+        }
+        return response.blob().then(function (blob) {
+          var link = document.createElement("a");
+          link.href = URL.createObjectURL(blob);
+          link.download = filenameOf(response);
+          document.body.appendChild(link);
+          link.click();
+          setTimeout(function () { URL.revokeObjectURL(link.href); link.remove(); }, 1000);
+          form.dataset.lastPdf = link.download;
+        });
+      })
+      .catch(function () {
+        window.location.href = url;
+      })
+      .finally(function () {
+        progress.hidden = true;
+        button.disabled = false;
+        form.removeAttribute("aria-busy");
+      });
+  });
+})();

@@ -54,6 +54,26 @@ def visitor_page(browser, url: str):
         visitor.close()
 
 
+def print_from_menu(
+    page: Page, kind: str, *, paper: str = "a4", fronts_only: bool = False, member: str = ""
+) -> bytes:
+    """Make a PDF with the gang page's Print menu; return the downloaded file's bytes."""
+    menu = page.locator('[data-testid="print-menu"]')
+    if menu.get_attribute("open") is None:
+        menu.locator("summary").click()
+    menu.locator(f'input[name="kind"][value="{kind}"]').check()
+    menu.locator(f'input[name="paper"][value="{paper}"]').check()
+    menu.locator('input[name="fronts_only"]').set_checked(fronts_only)
+    if member:
+        menu.locator('select[name="member"]').select_option(label=member)
+    with page.expect_download() as download_info:
+        menu.locator('[data-testid="print-submit"]').click()
+    download = download_info.value
+    expect(menu.locator("[data-pdf-progress]")).to_be_hidden()
+    with open(download.path(), "rb") as pdf:
+        return pdf.read()
+
+
 def sign_up(page: Page, base_url: str, username: str) -> None:
     page.goto(base_url + "/")
     page.click("text=Sign up — it's free")
@@ -163,11 +183,8 @@ def test_build_a_legal_gang_live_and_download_its_sheet(page: Page, live_server,
     assert no_horizontal_scroll(page)
 
     # The gang sheet: every member's name and XP, and the Fame.
-    with page.expect_download() as download_info:
-        page.click('[data-testid="download-pdf"]')
-    path = tmp_path / "sheet.pdf"
-    download_info.value.save_as(path)
-    text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(path.read_bytes())).pages)
+    content = print_from_menu(page, "sheet")
+    text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(content)).pages)
     assert "The Wild Bunch" in text
     assert re.search(r"FAME\s*355\s*/\s*400", text), "the Fame and its limit head the sheet"
     for name, xp in [("Butch", 105), ("Sundance", 75), ("Kid", 50), ("Joe", 50), ("Etta", 75)]:

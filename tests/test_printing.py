@@ -1,0 +1,572 @@
+"""Print-ready PDFs: true-size cards on A4 and Letter, duplex-aligned backs, long text,
+fonts, safety, the command line. Each system's own content has tests/test_print_<id>.py."""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+from pypdf import PdfReader
+
+from builder import printing
+from rules import get_system
+from rules.printing import Card, Entry, Section, Stat
+from rules.roster import make_roster, read_roster
+
+EXAMPLES = Path(settings.BASE_DIR) / "docs" / "examples"
+LEGAL = {
+    "bwg1": "bwg1-legal-dalton-boys.json",
+    "bwg2": "bwg2-legal-tranquility-crew-700.json",
+    "gf26": "gf26-legal-iron-company.json",
+    "rivals": "rivals-legal-red-jacks-gang.json",
+    "gunfight": "gunfight-legal-lawman-posse.json",
+}
+MM = 72 / 25.4  # PDF points per millimetre
+PX = 96 / 25.4  # WeasyPrint layout units per millimetre
+SHARE = "https://gangfight.example.org/s/abcdefghijklmnopqrstuvwxyz012345/"
+
+
+def example(system: str) -> dict:
+    return read_roster((EXAMPLES / LEGAL[system]).read_bytes())
+
+
+def pdf_pages(content: bytes) -> list:
+    return PdfReader(io.BytesIO(content)).pages
+
+
+def pdf_text(content: bytes) -> str:
+    return "\n".join(page.extract_text() for page in pdf_pages(content))
+
+
+def words(text: str) -> list[str]:
+    return re.findall(r"\w+", text)
+
+
+def in_order(expected: str, text: str) -> bool:
+    """Every word of ``expected`` appears in ``text`` in the same order (other words, such
+    as a second card's heading, may come between)."""
+    found = iter(words(text))
+    return all(any(w == got for got in found) for w in words(expected))
+
+
+def boxes(document, attribute: str):
+    """(page number, box, element) for each layout box whose element has ``attribute``."""
+    for number, page in enumerate(document.pages):
+        seen = set()
+        for box in printing._boxes(page._page_box):
+            element = getattr(box, "element", None)
+            if element is None or element.get(attribute) is None or id(element) in seen:
+                continue
+            seen.add(id(element))
+            yield number, box, element
+
+
+def card_boxes(document):
+    return [(n, b, e) for n, b, e in boxes(document, "data-card")]
+
+
+# --------------------------------------------------------------------------- paper and cards
+
+
+@pytest.mark.parametrize("system", sorted(LEGAL))
+@pytest.mark.parametrize(("paper", "size_mm"), [("a4", (210, 297)), ("letter", (215.9, 279.4))])
+def test_every_pdf_is_exactly_the_paper_asked_for(system, paper, size_mm):
+    roster = example(system)
+    for content in (
+        printing.cards_pdf(roster, paper=paper),
+        printing.sheet_pdf(roster, paper=paper),
+        printing.reference_pdf(roster, paper=paper),
+    ):
+        for page in pdf_pages(content):
+            assert float(page.mediabox.width) == pytest.approx(size_mm[0] * MM, abs=0.05)
+            assert float(page.mediabox.height) == pytest.approx(size_mm[1] * MM, abs=0.05)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_every_card_is_63_by_88_mm_on_a_centred_three_by_three_grid(paper):
+    spec = printing.PAPERS[paper]
+    document = printing.layout_cards(printing.prepare(example("bwg2")), spec)
+    cards = card_boxes(document)
+    assert cards, "no cards laid out"
+    x0, y0 = printing.grid(spec)
+    assert x0 == pytest.approx((spec.width - 189) / 2) and y0 == pytest.approx(
+        (spec.height - 264) / 2
+    )
+    columns = {round(x0 + c * 63, 2) for c in range(3)}
+    rows = {round(y0 + r * 88, 2) for r in range(3)}
+    for _page, box, _element in cards:
+        assert box.border_width() / PX == pytest.approx(63, abs=0.01)
+        assert box.border_height() / PX == pytest.approx(88, abs=0.01)
+        assert round(box.border_box_x() / PX, 2) in columns
+        assert round(box.border_box_y() / PX, 2) in rows
+    per_page = {}
+    for page, _box, _element in cards:
+        per_page[page] = per_page.get(page, 0) + 1
+    assert max(per_page.values()) <= 9
+
+
+def test_cut_marks_run_along_every_cut_and_stay_off_the_cards():
+    spec = printing.PAPERS["a4"]
+    x0, y0 = printing.grid(spec)
+    marks = printing.cut_marks(spec)
+    assert len(marks) == 16  # 4 vertical cuts and 4 horizontal, marked at both ends
+    xs = {round(m["x"], 2) for m in marks if m["w"] == 0}
+    ys = {round(m["y"], 2) for m in marks if m["h"] == 0}
+    assert xs == {round(x0 + c * 63, 2) for c in range(4)}
+    assert ys == {round(y0 + r * 88, 2) for r in range(4)}
+    for m in marks:  # each mark lies wholly outside the grid
+        outside_x = m["x"] + m["w"] <= x0 or m["x"] >= x0 + 189
+        outside_y = m["y"] + m["h"] <= y0 or m["y"] >= y0 + 264
+        assert outside_x or outside_y
+        assert m["x"] >= 0 and m["x"] + m["w"] <= spec.width
+        assert m["y"] >= 0 and m["y"] + m["h"] <= spec.height
+    document = printing.layout_cards(printing.prepare(example("bwg1")), spec)
+    assert len(list(boxes(document, "data-card"))) > 0
+    html_marks = [b for _n, b, e in boxes(document, "class") if e.get("class") == "cut"]
+    assert len(html_marks) == 16 * len(document.pages)
+
+
+def test_the_back_of_card_n_lands_behind_card_n_when_flipped_on_the_long_edge():
+    spec = printing.PAPERS["a4"]
+    roster = example("gf26")
+    roster["members"] = roster["members"] * 3  # more than nine cards: two sheets
+    document = printing.layout_cards(printing.prepare(roster), spec)
+    fronts, backs = {}, {}
+    for page, box, element in card_boxes(document):
+        side = "front" if "front" in element.get("class") else "back"
+        place = (page, box.border_box_x() / PX, box.border_box_y() / PX)
+        (fronts if side == "front" else backs)[element.get("data-card")] = place
+    assert set(fronts) == set(backs) and len(fronts) > 9
+    for card, (page, x, y) in fronts.items():
+        back_page, back_x, back_y = backs[card]
+        assert back_page == page + 1  # each front page is followed by its backs
+        # turned over the long (vertical) edge, x becomes paper width - x - card width
+        assert back_x == pytest.approx(spec.width - x - 63, abs=0.01)
+        assert back_y == pytest.approx(y, abs=0.01)
+
+
+def test_mirrored_order_in_the_pdf_itself():
+    """Read the names' positions from the PDF: the first card's back is top right."""
+    roster = example("bwg1")
+    content = printing.cards_pdf(roster)
+    first = printing.prepare(roster).cards[0].name
+    positions = {}
+    for number, page in enumerate(pdf_pages(content)[:2]):
+
+        def visit(text, cm, tm, font, size, number=number):
+            if text.strip() == first and number not in positions:
+                positions[number] = (tm[4] * cm[0] + cm[4]) / MM
+
+        page.extract_text(visitor_text=visit)
+    x0, _ = printing.grid(printing.PAPERS["a4"])
+    assert positions[0] < x0 + 63  # front: the first column
+    assert positions[1] > x0 + 2 * 63  # back: the third column, behind it
+
+
+def test_fronts_only_prints_no_backs():
+    roster = example("rivals")
+    both = pdf_pages(printing.cards_pdf(roster))
+    fronts = printing.cards_pdf(roster, fronts_only=True)
+    assert len(pdf_pages(fronts)) * 2 == len(both)
+    assert "Fronts, sheet 1 of 1 (fronts only)" in pdf_text(fronts)
+    assert "Backs, sheet" not in pdf_text(fronts)
+
+
+def test_a_single_card_is_its_own_pdf():
+    roster = example("gunfight")
+    printed = printing.prepare(roster)
+    wanted = printed.cards[1]
+    content = printing.cards_pdf(roster, member_key=wanted.key)
+    text = pdf_text(content)
+    assert wanted.name in text
+    for other in printed.cards:
+        if other.name != wanted.name:
+            assert other.name not in text
+    document = printing.layout_cards(printed, printing.PAPERS["a4"], member_key=wanted.key)
+    assert {e.get("data-member") for _n, _b, e in card_boxes(document)} == {wanted.key}
+    with pytest.raises(KeyError):
+        printing.cards_pdf(roster, member_key="nobody")
+
+
+@pytest.mark.parametrize("system", sorted(LEGAL))
+def test_the_text_has_every_members_name_and_stats(system):
+    roster = example(system)
+    printed = printing.prepare(roster)
+    text = pdf_text(printing.cards_pdf(roster))
+    flat = " ".join(text.split())
+    for card in printed.cards:
+        assert card.name in text
+        for stat in card.stats:  # labels print in capitals
+            assert stat.label.upper() in text.upper()
+            assert stat.value in flat
+        assert len(card.tracks) > 0
+
+
+# --------------------------------------------------------------------------- long text
+
+
+def all_fixture_cards():
+    """Every card the shipped examples and sample content print, with its roster."""
+    found = []
+    for path in sorted(EXAMPLES.glob("*.json")):
+        roster = read_roster(path.read_bytes())
+        for card in printing.prepare(roster).cards:
+            found.append((len(card.text()), card.key, roster))
+    return found
+
+
+def test_the_longest_card_in_the_fixtures_prints_all_its_text():
+    _length, key, roster = max(all_fixture_cards(), key=lambda f: f[0])
+    printed = printing.prepare(roster)
+    card = next(c for c in printed.cards if c.key == key)
+    document = printing.layout_cards(printed, printing.PAPERS["a4"], member_key=key)
+    assert printing.measure(document) == {}  # every face fits its card: nothing cut off
+    text = " ".join(pdf_text(document.write_pdf()).split())
+    for section in card.sections:
+        for entry in section.entries:
+            assert in_order(f"{entry.term} {entry.text}", text), entry.term
+    for note in card.play_notes:
+        assert in_order(note, text)
+
+
+PARAGRAPH = (
+    "When this character is activated it may move and shoot twice at the same target, "
+    "each shot at one die less, unless it is engaged in melee or hiding behind cover. "
+)
+
+
+def printed_with_rule(repeat: int) -> tuple[printing.Printed, Card]:
+    """The gf26 example with one card whose rule is ``repeat`` paragraphs long."""
+    printed = printing.prepare(example("gf26"))
+    text = " ".join(f"({n}) {PARAGRAPH}" for n in range(1, repeat + 1))
+    card = Card(
+        key="long",
+        name="Long Winded",
+        kind="Test card",
+        mark="circle",
+        stats=[Stat("HP", "3")],
+        sections=[Section.of("Skills", [("Endless Rule", text)])],
+    )
+    printed.cards = [card]
+    return printed, card
+
+
+def faces_of(document):
+    sizes = {}
+    for _n, _box, element in boxes(document, "data-fit"):
+        sizes[element.get("data-fit")] = element.get("style")
+    return sizes
+
+
+def test_a_back_that_fits_at_8pt_stays_at_8pt():
+    printed, _card = printed_with_rule(4)
+    document = printing.layout_cards(printed, printing.PAPERS["a4"])
+    assert printing.measure(document) == {}
+    assert faces_of(document)["b0"] == "font-size: 8.0pt"
+
+
+def test_a_back_that_is_too_long_is_set_at_7pt_before_anything_moves():
+    printed, _card = printed_with_rule(7)
+    document = printing.layout_cards(printed, printing.PAPERS["a4"])
+    assert printing.measure(document) == {}
+    assert faces_of(document)["b0"] == "font-size: 7.0pt"
+    parts = [e.get("data-part") for _n, _b, e in card_boxes(document)]
+    assert set(parts) == {"1"}  # shrunk, not split
+
+
+def test_text_too_long_even_at_7pt_goes_on_to_a_second_card_and_none_is_lost():
+    printed, card = printed_with_rule(11)
+    document = printing.layout_cards(printed, printing.PAPERS["a4"])
+    assert printing.measure(document) == {}  # nothing overflows any card
+    parts = {e.get("data-part") for _n, _b, e in card_boxes(document)}
+    assert parts == {"1", "2"}
+    styles = faces_of(document)
+    assert all("7.0pt" in s for k, s in styles.items() if k.startswith("b"))
+    text = " ".join(pdf_text(document.write_pdf()).split())
+    assert in_order(card.sections[0].entries[0].text, text)
+    assert "(11) When this character is activated" in text
+    assert "Continued on card 2 of 2" in text
+    assert "Endless Rule (continued)" in text
+
+
+def test_split_keeps_every_word_of_an_entry():
+    entry = Entry("Rule", " ".join(f"w{n}" for n in range(200)))
+    face = printing.Face(printing.Card("1", "A", "", "circle", []), [])
+    face.groups = [printing.Group("section", "Skills", [entry])]
+    lines = [(n * 10.0, (n + 1) * 12) for n in range(20)]  # 12 words a line, 10 px apart
+    fit = printing.Fit(capacity=100.0 + printing.OVERLEAF * PX, height=200.0)
+    fit.items[(0, 0)] = (0.0, 200.0, lines)
+    first, rest = printing.split_face(face, fit)
+    a, b = first.groups[0].items[0], rest.groups[0].items[0]
+    assert b.term == "Rule (continued)" and rest.groups[0].continued
+    assert f"{a.text} {b.text}" == entry.text
+
+
+# --------------------------------------------------------------------------- footer, QR, fonts
+
+
+def test_every_pdf_has_a_footer_with_the_gang_name_and_date():
+    roster = example("bwg2")
+    from django.utils import timezone
+
+    today = timezone.localdate().strftime("%-d %B %Y")
+    for content in (
+        printing.cards_pdf(roster),
+        printing.sheet_pdf(roster),
+        printing.reference_pdf(roster),
+    ):
+        for page in pdf_pages(content):
+            text = page.extract_text()
+            assert roster["name"] in text
+            assert today in text
+
+
+def test_a_qr_code_of_the_share_page_only_when_there_is_one():
+    import segno
+
+    roster = example("gf26")
+    printed = printing.prepare(roster)
+    spec = printing.PAPERS["a4"]
+    with_qr = printing._base_context(printed, spec, SHARE)
+    assert with_qr["qr"] == printing.qr_data_uri(SHARE)
+    assert with_qr["qr"] == segno.make(SHARE, error="l").svg_data_uri(
+        border=2, dark="#000", light="#fff"
+    )
+    assert with_qr["qr"].startswith("data:image/svg+xml")
+    assert printing._base_context(printed, spec, None)["qr"] == ""
+    html = printing.sheet_html(printed, spec, SHARE)
+    assert 'class="qr"' in html
+    assert 'class="qr"' not in printing.sheet_html(printed, spec, None)
+    document = printing.layout_cards(printed, spec, share_url=SHARE)
+    qr_boxes = [b for _n, b, e in boxes(document, "class") if e.get("class") == "qr"]
+    fronts = list(document.pages)
+    assert len(qr_boxes) == len(fronts) // 2  # one on each front page
+    box = printing.qr_place(spec)
+    assert box["size"] >= 9  # big enough for a phone to read
+    x0, y0 = printing.grid(spec)
+    assert box["y"] >= y0 + 264 or box["x"] >= x0 + 189  # never on a card
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_qr_code_and_footer_stay_clear_of_cards_and_cut_marks(paper):
+    spec = printing.PAPERS[paper]
+    x0, y0 = printing.grid(spec)
+    q = printing.qr_place(spec)
+    qr = (q["x"], q["y"], q["x"] + q["size"], q["y"] + q["size"])
+    assert qr[2] <= spec.width and qr[3] <= spec.height
+    assert qr[0] >= x0 + 189 or qr[1] >= y0 + 264
+    for m in printing.cut_marks(spec):
+        mark = (m["x"], m["y"], m["x"] + m["w"], m["y"] + m["h"])
+        assert mark[2] < qr[0] or mark[0] > qr[2] or mark[3] < qr[1] or mark[1] > qr[3]
+    for cell in printing.footer_cells(spec):
+        assert cell["y"] >= y0 + 264 and cell["y"] + cell["h"] <= spec.height
+
+
+NAMES = ["Zoë Ångström-Łukasiewicz", "Пётр Кузнецов", "Ὀδυσσεύς", "山田 太郎", "Nguyễn Thị Ánh"]
+
+
+def test_accents_and_non_latin_letters_print_in_our_own_fonts():
+    roster = example("gf26")
+    for member, name in zip(roster["members"], NAMES, strict=False):
+        member["name"] = name
+    content = printing.cards_pdf(roster)
+    text = pdf_text(content)
+    for name in NAMES[: len(roster["members"])]:
+        assert name.replace(" ", "") in text.replace(" ", "").replace("\n", "")
+    fonts = set()
+    for page in pdf_pages(content):
+        for font in page["/Resources"]["/Font"].values():
+            fonts.add(str(font.get_object()["/BaseFont"]))
+    assert fonts, "no fonts found"
+    for font in fonts:  # subsets of our @font-face fonts (static/fonts), none of the machine
+        assert re.search(r"\+GF-(Sans|Condensed|Display|Fallback)", font), font
+
+
+def test_the_big_fallback_font_is_only_loaded_when_a_name_needs_it():
+    assert not printing.needs_fallback_font("Zoë Ångström Пётр Ὀδυσσεύς Nguyễn")
+    assert printing.needs_fallback_font("山田 太郎")
+    printed = printing.prepare(example("rivals"))
+    assert "fallback-font.css" not in printing.sheet_html(printed, printing.PAPERS["a4"])
+    roster = example("rivals")
+    roster["name"] = "山賊団"
+    printed = printing.prepare(roster)
+    assert "fallback-font.css" in printing.sheet_html(printed, printing.PAPERS["a4"])
+
+
+# --------------------------------------------------------------------------- safety
+
+HOSTILE = [
+    "file:///etc/passwd",
+    "http://169.254.169.254/latest/meta-data/",
+    "<link rel=attachment href=file:///etc/passwd>",
+    '<img src="http://169.254.169.254/x.png">',
+]
+
+
+class RecordingFetchers:
+    def __init__(self):
+        self.made = []
+
+    def __call__(self, static_dir):
+        from rules.pdf import make_fetcher
+
+        fetcher = make_fetcher(static_dir)
+        self.made.append(fetcher)
+        return fetcher
+
+    @property
+    def refused(self):
+        return [url for f in self.made for url in f.refused]
+
+    @property
+    def served(self):
+        return [url for f in self.made for url in f.served]
+
+
+@pytest.mark.parametrize("system", sorted(LEGAL))
+def test_hostile_names_print_as_text_fetch_nothing_and_attach_nothing(system, monkeypatch):
+    fetchers = RecordingFetchers()
+    monkeypatch.setattr(printing, "make_fetcher", fetchers)
+    roster = example(system)
+    roster["name"] = HOSTILE[2]
+    for member, name in zip(roster["members"], HOSTILE, strict=False):
+        member["name"] = name
+    for content in (
+        printing.cards_pdf(roster, share_url=SHARE),
+        printing.sheet_pdf(roster, share_url=SHARE),
+        printing.reference_pdf(roster, share_url=SHARE),
+    ):
+        reader = PdfReader(io.BytesIO(content))
+        assert reader.attachments == {}
+        assert b"/EmbeddedFile" not in content and b"/FileAttachment" not in content
+        text = pdf_text(content)
+        assert "<link rel=attachment href=file:///etc/passwd>" in text.replace("\n", "")
+    assert fetchers.refused == []  # escaped text: nothing even tried to fetch it
+    static = settings.PDF_STATIC_DIR.resolve().as_uri()
+    assert fetchers.served and all(url.startswith(static) for url in fetchers.served)
+
+
+def test_the_fetcher_refuses_redirects_other_files_and_the_network():
+    from rules.pdf import make_fetcher, render_pdf
+
+    html = """<html><head><link rel="attachment" href="file:///etc/passwd">
+    <link rel="stylesheet" href="http://169.254.169.254/x.css"></head>
+    <body><img src="file:///etc/passwd"><img src="../../../../etc/hostname">
+    <p>hello</p></body></html>"""
+    fetcher = make_fetcher(settings.PDF_STATIC_DIR)
+    content = render_pdf(html, settings.PDF_STATIC_DIR, fetcher=fetcher)
+    assert PdfReader(io.BytesIO(content)).attachments == {}
+    refused = " ".join(fetcher.refused)
+    assert "/etc/passwd" in refused and "169.254.169.254" in refused
+    assert "/etc/hostname" in refused
+    from urllib.request import HTTPRedirectHandler
+
+    assert not any(isinstance(h, HTTPRedirectHandler) for h in fetcher.handlers)
+
+
+def test_a_render_that_takes_too_long_is_stopped_with_a_clear_error(monkeypatch):
+    import time
+
+    def slow(*args, **kwargs):
+        time.sleep(30)
+
+    monkeypatch.setattr(printing, "cards_pdf", slow)
+    started = time.monotonic()
+    with pytest.raises(printing.PdfTimeout, match=r"took longer than 0\.5 seconds"):
+        printing.print_pdf(example("bwg1"), "cards", timeout=0.5)
+    assert time.monotonic() - started < 10
+
+
+def test_print_pdf_makes_each_kind_in_a_child_process_and_reports_failures(monkeypatch):
+    roster = example("gunfight")
+    assert printing.print_pdf(roster, "sheet").startswith(b"%PDF")
+
+    def broken(*args, **kwargs):
+        raise printing.PdfUnavailable("cannot load library 'libpango-1.0-0'")
+
+    monkeypatch.setattr(printing, "sheet_pdf", broken)
+    with pytest.raises(printing.PdfUnavailable, match="libpango"):
+        printing.print_pdf(roster, "sheet")
+    with pytest.raises(ValueError, match="unknown kind"):
+        printing.print_pdf(roster, "poster")
+
+
+# --------------------------------------------------------------------------- reference
+
+
+@pytest.mark.parametrize("system", sorted(LEGAL))
+def test_the_quick_reference_fits_on_one_or_two_pages_and_holds_what_the_gang_uses(system):
+    roster = example(system)
+    printed = printing.prepare(roster)
+    sections: list[Section] = printed.system.quick_reference(roster, printed.report)
+    content = printing.reference_pdf(roster)
+    assert 1 <= len(pdf_pages(content)) <= 2
+    text = " ".join(pdf_text(content).split())
+    for section in sections:
+        for entry in section.entries:
+            assert in_order(entry.term, text), entry.term
+
+
+def test_a_gang_sheet_for_a_system_without_its_own_uses_the_generic_one(monkeypatch):
+    printed = printing.prepare(example("gf26"))
+    printed.system = copy.copy(printed.system)
+    monkeypatch.setattr(type(printed.system), "id", "sixth", raising=False)
+    html = printing.sheet_html(printed, printing.PAPERS["a4"])
+    for card in printed.cards:
+        assert card.name in html
+
+
+# --------------------------------------------------------------------------- command line
+
+
+def test_render_pdf_prints_a_roster_file_of_every_kind(tmp_path):
+    source = EXAMPLES / LEGAL["bwg2"]
+    for kind in ("cards", "sheet", "reference"):
+        out = tmp_path / f"{kind}.pdf"
+        call_command("render_pdf", str(source), kind=kind, paper="letter", output=str(out))
+        pages = pdf_pages(out.read_bytes())
+        assert float(pages[0].mediabox.height) == pytest.approx(279.4 * MM, abs=0.05)
+        assert json.loads(source.read_text())["name"] in pdf_text(out.read_bytes())
+
+
+def test_render_pdf_fronts_only_and_a_single_member(tmp_path):
+    source = EXAMPLES / LEGAL["rivals"]
+    out = tmp_path / "fronts.pdf"
+    call_command("render_pdf", str(source), kind="cards", fronts_only=True, output=str(out))
+    assert "Backs, sheet" not in pdf_text(out.read_bytes())
+    roster = read_roster(source.read_bytes())
+    name = roster["members"][0]["name"]
+    one = tmp_path / "one.pdf"
+    call_command("render_pdf", str(source), member=name, output=str(one))
+    assert name in pdf_text(one.read_bytes())
+
+
+def test_render_pdf_exits_2_with_the_reason_on_a_broken_file(tmp_path, capsys):
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"format": "gangfight-roster", "version": 1, "system": "bwg9"}')
+    with pytest.raises(SystemExit) as exit_info:
+        call_command("render_pdf", str(broken), output=str(tmp_path / "x.pdf"))
+    assert exit_info.value.code == 2
+    assert "is not a roster file" in capsys.readouterr().err
+    assert not (tmp_path / "x.pdf").exists()
+    not_json = tmp_path / "not.json"
+    not_json.write_text("{")
+    with pytest.raises(SystemExit) as exit_info:
+        call_command("render_pdf", str(not_json), output=str(tmp_path / "x.pdf"))
+    assert exit_info.value.code == 2
+    assert "not valid JSON" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_info:
+        call_command("render_pdf", str(EXAMPLES / LEGAL["gf26"]), member="Nobody", output="x.pdf")
+    assert exit_info.value.code == 2
+
+
+def test_a_roster_made_in_code_prints_too():
+    system = get_system("gunfight")
+    roster = make_roster("gunfight", "Tiny", None, [("Lone Rider", system.new_member())])
+    assert "Lone Rider" in pdf_text(printing.cards_pdf(roster))
