@@ -64,8 +64,8 @@ def main() -> None:
     from django.test.utils import CaptureQueriesContext, setup_test_environment
     from django.urls import reverse
 
-    from builder import pdf
-    from builder.roster import evaluate_gang, gang_roster, members_with_items
+    from builder import printing
+    from builder.roster import gang_roster, members_with_items
     from rules import get_system
     from tests.factories import build_gang
 
@@ -91,7 +91,6 @@ def main() -> None:
 
         roster = gang_roster(gang, list(members_with_items(gang)))
         system = get_system("bwg1")
-        evaluated = evaluate_gang(gang)
 
         for warm in (htmx_update, htmx_update, full_page):
             warm()
@@ -106,7 +105,7 @@ def main() -> None:
             row("htmx update (POST a point)", timed(htmx_update, args.iterations), update_queries),
             row("builder page (GET)", timed(full_page, args.iterations // 2), page_queries),
             row("rules engine: evaluate", timed(lambda: system.evaluate(roster), 1000), 0),
-            row("gang sheet PDF", timed(lambda: pdf.gang_sheet(evaluated), args.pdf_iterations)),
+            row("gang sheet PDF", timed(lambda: printing.sheet_pdf(roster), args.pdf_iterations)),
         ]
         vendor = connection.vendor
     finally:

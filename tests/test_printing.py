@@ -570,3 +570,11 @@ def test_a_roster_made_in_code_prints_too():
     system = get_system("gunfight")
     roster = make_roster("gunfight", "Tiny", None, [("Lone Rider", system.new_member())])
     assert "Lone Rider" in pdf_text(printing.cards_pdf(roster))
+
+
+def test_the_readme_shows_a_sheet_rendered_to_png():
+    readme = (Path(settings.BASE_DIR) / "README.md").read_text()
+    shown = re.findall(r'src="(docs/img/[^"]+\.png)"', readme)
+    assert shown
+    for path in shown:
+        assert (Path(settings.BASE_DIR) / path).read_bytes().startswith(b"\x89PNG")

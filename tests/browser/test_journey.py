@@ -247,7 +247,7 @@ def test_share_link_opens_read_only_for_a_visitor(page: Page, browser, live_serv
     share_url = page.input_value("#share-url")
     with visitor_page(browser, share_url) as other:
         expect(other.locator('[data-testid="gang-name"]')).to_have_text("Shared Gang")
-        expect(other.locator("text=Cassidy").first).to_be_visible()
+        expect(other.locator("text=Cassidy >> visible=true").first).to_be_visible()
         expect(other.locator("button[name=change]")).to_have_count(0)
 
 

@@ -16,7 +16,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand
 
 from builder import printing
-from rules.roster import Problem, RosterFileError, read_roster
+from builder.management.commands.validate_roster import read_file
+from rules.roster import RosterFileError, read_roster
 
 UNREADABLE, NOT_MADE = 2, 3
 
@@ -35,7 +36,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options) -> None:
         path: str = options["file"]
         try:
-            roster = read_roster(self._read(path))
+            roster = read_roster(read_file(path))
         except RosterFileError as e:
             self.stderr.write(f"{path} is not a roster file:")
             for problem in e.problems:
@@ -62,14 +63,6 @@ class Command(BaseCommand):
         output.write_bytes(content)
         what = printing.KINDS[options["kind"]].lower()
         self.stdout.write(f"Wrote {output} ({what}, {len(content):,} bytes).")
-
-    def _read(self, path: str) -> bytes:
-        if path == "-":
-            return sys.stdin.buffer.read()
-        try:
-            return Path(path).read_bytes()
-        except OSError as e:
-            raise RosterFileError([Problem(path, e.strerror or "can't be read")]) from None
 
     def _member_key(self, roster: dict, wanted: str) -> str | None:
         """A member's key in the report: from its written key, position or name."""

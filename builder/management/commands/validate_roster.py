@@ -47,6 +47,16 @@ def report_dict(path: str, roster: dict[str, Any], report: Report) -> dict[str, 
     }
 
 
+def read_file(path: str) -> bytes:
+    """The bytes of a roster file; ``-`` is standard input. Unreadable: RosterFileError."""
+    if path == "-":
+        return sys.stdin.buffer.read()
+    try:
+        return Path(path).read_bytes()
+    except OSError as e:
+        raise RosterFileError([Problem(path, e.strerror or "can't be read")]) from None
+
+
 class Command(BaseCommand):
     help = "Validate a roster file: exit 0 legal, 1 illegal, 2 not a roster."
 
@@ -57,7 +67,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options) -> None:
         path: str = options["file"]
         try:
-            roster = read_roster(self._read(path))
+            roster = read_roster(read_file(path))
         except RosterFileError as e:
             self._unreadable(path, e.problems, as_json=options["json"])
             sys.exit(UNREADABLE)
@@ -68,14 +78,6 @@ class Command(BaseCommand):
         else:
             self._print(result, report)
         sys.exit(LEGAL if report.is_legal else ILLEGAL)
-
-    def _read(self, path: str) -> bytes:
-        if path == "-":
-            return sys.stdin.buffer.read()
-        try:
-            return Path(path).read_bytes()
-        except OSError as e:
-            raise RosterFileError([Problem(path, e.strerror or "can't be read")]) from None
 
     def _unreadable(self, path: str, problems: list[Problem], *, as_json: bool) -> None:
         if as_json:
