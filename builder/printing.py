@@ -79,8 +79,9 @@ BACK_PT = 8.0  # a back's usual text size
 MIN_PT = 7.0  # the smallest we print; below this, text goes on to a second card
 MARK_GAP, MARK_LEN = 1.5, 4.5  # cut marks start this far outside the grid (mm)
 PX_PER_MM = 96 / 25.4  # WeasyPrint's layout unit
-LONG_BACK = 450  # characters: a back this long is also measured at 7 pt in the same layout
+LONG_BACK = 250  # characters: a back this long is also measured at 7 pt in the same layout
 OVERLEAF = 5.0  # mm kept free at the foot of a split back for "Continued on card 2"
+CONTINUED_HEADING = 4.5  # mm kept free at the top of a second card for "Skills (continued)"
 
 
 # --------------------------------------------------------------------------- the roster
@@ -144,6 +145,13 @@ class Group:
             name: any(getattr(w, name, "") for w in self.items)
             for name in ("range", "strength", "level")
         }
+
+    @property
+    def range_width(self) -> float:
+        """The range column's width in mm, from its longest value (the table's layout is
+        fixed: an automatic one costs WeasyPrint a third of a card sheet's layout time)."""
+        longest = max((len(getattr(w, "range", "") or "") for w in self.items), default=0)
+        return round(max(7.0, 1.25 * longest + 1.5), 1)
 
 
 @dataclass
@@ -234,60 +242,77 @@ def measure(document) -> dict[str, Fit]:
     return found
 
 
-def split_face(face: Face, fit: Fit) -> tuple[Face, Face] | None:
-    """Cut a back where its layout overflows: what fits, and the rest for a second card."""
+def split_face(face: Face, fit: Fit) -> list[Face]:
+    """Cut a back into as many cards as its measured layout needs, in one go.
+
+    Items go on the current card while their measured bottom is within its room; an
+    entry that runs past it is cut between two lines (its rest goes on as "Term
+    (continued)"); anything else moves whole to the next card. A card that starts in
+    the middle of a section keeps room for the section's "(continued)" heading, and every
+    card but the last keeps room for "Continued on card n".
+    """
     room = fit.capacity - OVERLEAF * PX_PER_MM
-    first: list[Group] = []
-    rest: list[Group] = []
+    cutter = _Cutter(room, room - CONTINUED_HEADING * PX_PER_MM)
     for gi, group in enumerate(face.groups):
-        if rest:
-            rest.append(group)
-            continue
-        keep: list[Any] = []
         for ii, item in enumerate(group.items):
-            _top, bottom, lines = fit.items.get((gi, ii), (0.0, 0.0, []))
-            if bottom <= room:
-                keep.append(item)
-                continue
-            tail = group.items[ii + 1 :]
-            head_part, rest_part = _split_item(item, lines, room)
-            if head_part is not None:
-                keep.append(head_part)
-            if keep or first:
-                rest.append(replace(group, items=[rest_part, *tail], continued=bool(keep)))
+            top, bottom, lines = fit.items.get((gi, ii), (None, None, []))
+            if top is None or cutter.fits(bottom):
+                cutter.add(gi, group, item, continued=ii > 0)
+            elif isinstance(item, Entry) and lines:
+                cutter.add_entry(gi, group, ii, item, top, lines)
             else:
-                keep, rest = [item], [replace(group, items=tail, continued=True)]
-            break
-        if keep:
-            first.append(replace(group, items=keep))
-    if not rest and first:  # no item measured as overflowing: move the last item on
-        last = first[-1]
-        first[-1] = replace(last, items=last.items[:-1])
-        rest = [replace(last, items=last.items[-1:], continued=True)]
-        first = [g for g in first if g.items]
-    rest = [g for g in rest if g.items]
-    if not first or not rest:
-        return None  # one item that cannot be split: it stays whole
-    return replace(face, groups=first), replace(face, groups=rest, id="")
+                cutter.new_card(top)
+                cutter.add(gi, group, item, continued=ii > 0)
+    parts = [groups for groups, _gi in cutter.cards if groups]
+    if len(parts) < 2:
+        return [face]
+    return [replace(face, groups=groups, id="") for groups in parts]
 
 
-def _split_item(item: Any, lines: list[tuple[float, int]], room: float) -> tuple[Any, Any]:
-    """An entry that runs off the card splits between its lines; anything else moves whole."""
-    if not isinstance(item, Entry):
-        return None, item
-    fitting = [words for bottom, words in lines if bottom <= room]
-    term_words = len(item.term.split())
-    text_words = item.text.split()
-    taken = (fitting[-1] if fitting else 0) - term_words
-    if taken <= 0 or taken >= len(text_words):
-        return None, item
-    return (
-        Entry(item.term, " ".join(text_words[:taken])),
-        Entry(f"{item.term} (continued)", " ".join(text_words[taken:])),
-    )
+class _Cutter:
+    """The cards a back is being cut into: each a list of groups, and where it starts."""
 
+    def __init__(self, first_room: float, later_room: float):
+        self.cards: list[tuple[list[Group], int | None]] = [([], None)]
+        self.offset, self.room, self.later_room = 0.0, first_room, later_room
 
-# --------------------------------------------------------------------------- sheets
+    def fits(self, bottom: float) -> bool:
+        return bottom - self.offset <= self.room
+
+    def new_card(self, at: float) -> None:
+        if self.cards[-1][0]:
+            self.cards.append(([], None))
+            self.offset, self.room = at, self.later_room
+
+    def add(self, gi: int, group: Group, item: Any, *, continued: bool) -> None:
+        """Put ``item`` on the current card; ``continued``: its group began on an earlier
+        one (so the group's heading says so)."""
+        groups, last = self.cards[-1]
+        if groups and last == gi:
+            groups[-1].items.append(item)
+        else:
+            groups.append(replace(group, items=[item], continued=group.continued or continued))
+            self.cards[-1] = (groups, gi)
+
+    def add_entry(self, gi, group, ii, entry: Entry, top: float, lines) -> None:
+        """Place an entry line by line: (line bottom, words so far) from the layout."""
+        words = entry.term.split() + entry.text.split()
+        term_words = len(entry.term.split())
+        placed, previous_bottom, previous_words = 0, top, 0
+
+        def piece(upto: int) -> Entry:
+            term = entry.term if placed < term_words else f"{entry.term} (continued)"
+            return Entry(term, " ".join(words[max(placed, term_words) : upto]))
+
+        for bottom, count in lines:
+            if not self.fits(bottom):
+                if previous_words > max(placed, term_words):
+                    self.add(gi, group, piece(previous_words), continued=ii > 0 or placed > 0)
+                    placed = previous_words
+                self.new_card(previous_bottom if placed else top)
+            previous_bottom, previous_words = bottom, count
+        if placed < len(words):
+            self.add(gi, group, piece(len(words)), continued=ii > 0 or placed > 0)
 
 
 @dataclass
@@ -297,6 +322,7 @@ class Slot:
     x: float
     y: float
     index: int
+    place: str = ""  # the CSS class that puts it there: "c0r0" … "c2r2"
 
 
 def grid(paper: Paper) -> tuple[float, float]:
@@ -321,7 +347,8 @@ def pages(faces: list[Face], paper: Paper, *, fronts_only: bool) -> list[dict[st
                 col, row = i % COLS, i // COLS
                 if side == "back":
                     col = COLS - 1 - col
-                slots.append(Slot(face, side, x0 + col * CARD_W, y0 + row * CARD_H, start + i))
+                x, y = x0 + col * CARD_W, y0 + row * CARD_H
+                slots.append(Slot(face, side, x, y, start + i, f"c{col}r{row}"))
             result.append({"side": side, "slots": slots, "sheet": start // PER_PAGE + 1})
     total = -(-len(faces) // PER_PAGE)
     for page in result:
@@ -415,12 +442,46 @@ def _render(html: str):
 
 
 def _card_faces(printed: Printed, member_key: str | None) -> list[Face]:
+    """A face per card, or the faces this process already found a card needs."""
     cards = printed.cards
     if member_key is not None:
         cards = [c for c in cards if c.key == member_key]
         if not cards:
             raise KeyError(f"no member {member_key!r} in this gang")
-    return [Face(card, back_groups(card)) for card in cards]
+    faces = []
+    for card in cards:
+        known = _FITTED.get(_card_digest(card))
+        if known is None:
+            faces.append(Face(card, back_groups(card)))
+        else:
+            faces += [
+                Face(card, groups, size=size, front_size=front) for groups, size, front in known
+            ]
+    return faces
+
+
+# How each card was fitted (its size, and where its back was split), by the card's content:
+# printing the same member again (another paper, one card, the gang after a change to
+# someone else) needs one layout, not two. Every layout is measured all the same.
+_FITTED: dict[str, list[tuple[list[Group], float, float]]] = {}
+_FITTED_MAX = 4000
+
+
+def _card_digest(card: Card) -> str:
+    import hashlib
+
+    return hashlib.sha256(repr(card).encode()).hexdigest()
+
+
+def _remember(faces: list[Face]) -> None:
+    if len(_FITTED) > _FITTED_MAX:
+        _FITTED.clear()
+    by_card: dict[str, list[tuple[list[Group], float, float]]] = {}
+    for face in faces:
+        by_card.setdefault(_card_digest(face.card), []).append(
+            (face.groups, face.size, face.front_size)
+        )
+    _FITTED.update(by_card)
 
 
 def _number(faces: list[Face]) -> list[Face]:
@@ -446,7 +507,13 @@ def layout_cards(
     """Lay the cards out until every face fits; return the WeasyPrint document."""
     faces = _number(_card_faces(printed, member_key))
     context = _base_context(printed, paper, share_url)
+    x0, y0 = grid(paper)
     context.update(
+        places=[
+            {"name": f"c{c}r{r}", "x": x0 + c * CARD_W, "y": y0 + r * CARD_H}
+            for r in range(ROWS)
+            for c in range(COLS)
+        ],
         marks=cut_marks(paper),
         footer=footer_cells(paper),
         qr_box=qr_place(paper),
@@ -457,11 +524,12 @@ def layout_cards(
     for _attempt in range(8):
         context["pages"] = pages(faces, paper, fronts_only=fronts_only)
         context["measuring"] = [] if fronts_only else [f for f in faces if _long(f)]
-        context["min_pt"] = MIN_PT
         document = _render(render_to_string("pdf/cards.html", context))
         overflow = measure(document)
         printed_pages = document.pages[: len(context["pages"])]
         if not any(key[0] in "fb" for key in overflow):
+            if not fronts_only:  # without backs, the backs were never measured
+                _remember(faces)
             return document.copy(printed_pages)
         faces = _refit(faces, overflow)
     return document.copy(printed_pages)
@@ -508,7 +576,7 @@ def _refit(faces: list[Face], overflow: dict[str, Fit]) -> list[Face]:
             if back is None:
                 refitted.append(face)
                 continue
-        refitted.extend(split_face(face, back) or [face])
+        refitted.extend(split_face(face, back))
     return _number(refitted)
 
 
