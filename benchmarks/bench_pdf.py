@@ -9,7 +9,7 @@ For each system it takes the legal example in docs/examples/, repeats its member
   in a fresh Python process for each system and kind;
 - **warm**: the median of ``--iterations`` more renders in one process, no PDF cached
   (a new roster every time: the cache is keyed by what the PDF is made from), but the
-  process remembers how each card was fitted (``printing._FITTED``), as a server does;
+  cache remembers how each card was fitted (a member reprinted), as on a server;
 - **new cards**: the same, with that memory cleared each time (every card fitted anew);
 - **cached**: a second download of the same PDF (``printing.cached_pdf``), which only
   reads the cache.
@@ -89,6 +89,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as cache_dir:
         os.environ["PDF_CACHE_DIR"] = cache_dir
         django.setup()
+        from django.core.cache import caches
+
         from builder import printing
 
         rows = []
@@ -104,7 +106,7 @@ def main() -> None:
                     samples.append(time.perf_counter() - start)
                 fresh = []
                 for n in range(args.iterations):
-                    printing._FITTED.clear()
+                    caches["pdf"].clear()
                     roster = gang_of(system, args.members)
                     roster["name"] = f"{roster['name']} fresh {n}"
                     start = time.perf_counter()

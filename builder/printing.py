@@ -14,6 +14,7 @@ loop stops when every face fits.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import re
 from collections.abc import Iterator, Mapping
@@ -448,40 +449,46 @@ def _card_faces(printed: Printed, member_key: str | None) -> list[Face]:
         cards = [c for c in cards if c.key == member_key]
         if not cards:
             raise KeyError(f"no member {member_key!r} in this gang")
+    known = _fitted([_card_digest(card) for card in cards])
     faces = []
     for card in cards:
-        known = _FITTED.get(_card_digest(card))
-        if known is None:
+        fitted = known.get(_card_digest(card))
+        if fitted is None:
             faces.append(Face(card, back_groups(card)))
         else:
-            faces += [
-                Face(card, groups, size=size, front_size=front) for groups, size, front in known
-            ]
+            faces += [Face(card, g, size=size, front_size=front) for g, size, front in fitted]
     return faces
 
 
-# How each card was fitted (its size, and where its back was split), by the card's content:
-# printing the same member again (another paper, one card, the gang after a change to
-# someone else) needs one layout, not two. Every layout is measured all the same.
-_FITTED: dict[str, list[tuple[list[Group], float, float]]] = {}
-_FITTED_MAX = 4000
-
-
+# How each card was fitted (its sizes, and where its back was split), by the card's
+# content, in the PDF cache: printing the same member again (another paper, one card, the
+# gang after a change to someone else) needs one layout, not two. Every layout is
+# measured all the same, so a stale entry only costs a second layout.
 def _card_digest(card: Card) -> str:
     import hashlib
 
-    return hashlib.sha256(repr(card).encode()).hexdigest()
+    return "fit:" + _print_code_digest() + ":" + hashlib.sha256(repr(card).encode()).hexdigest()
+
+
+def _fitted(digests: list[str]) -> dict[str, list[tuple[list[Group], float, float]]]:
+    from django.core.cache import caches
+
+    try:
+        return caches["pdf"].get_many(digests)
+    except Exception:  # an unreadable entry (a broken cache file): fit the cards anew
+        return {}
 
 
 def _remember(faces: list[Face]) -> None:
-    if len(_FITTED) > _FITTED_MAX:
-        _FITTED.clear()
+    from django.core.cache import caches
+
     by_card: dict[str, list[tuple[list[Group], float, float]]] = {}
     for face in faces:
         by_card.setdefault(_card_digest(face.card), []).append(
             (face.groups, face.size, face.front_size)
         )
-    _FITTED.update(by_card)
+    with contextlib.suppress(OSError):
+        caches["pdf"].set_many(by_card)
 
 
 def _number(faces: list[Face]) -> list[Face]:
@@ -728,9 +735,13 @@ def cached_pdf(roster: Mapping[str, Any], kind: str, **options: Any) -> tuple[by
 
     cache = caches["pdf"]
     key = cache_key(roster, kind, **options)
-    content = cache.get(key)
+    try:
+        content = cache.get(key)
+    except OSError:  # an unreadable cache is only slower, never an error page
+        content = None
     if content is not None:
         return content, True
     content = print_pdf(roster, kind, **options)
-    cache.set(key, content)
+    with contextlib.suppress(OSError):
+        cache.set(key, content)
     return content, False

@@ -583,3 +583,36 @@ def test_the_readme_shows_a_sheet_rendered_to_png():
     assert shown
     for path in shown:
         assert (Path(settings.BASE_DIR) / path).read_bytes().startswith(b"\x89PNG")
+
+
+def test_a_hundred_letter_name_fits_its_front_with_the_stat_line_and_tracks():
+    roster = example("gf26")
+    name = "Bartholomew " * 8 + "Longname-Smythe"  # 100 letters, the longest a name can be
+    roster["members"][0]["name"] = name
+    printed = printing.prepare(roster)
+    document = printing.layout_cards(printed, printing.PAPERS["a4"])
+    assert printing.measure(document) == {}  # the whole front fits its card
+    text = " ".join(pdf_text(document.write_pdf()).split())
+    assert in_order(name, text)
+    card = printed.cards[0]
+    assert in_order(" ".join(f"{s.label} {s.value}" for s in card.stats), text.upper()) or all(
+        s.value in text for s in card.stats
+    )
+
+
+def test_printing_the_same_cards_again_takes_one_layout(monkeypatch):
+    layouts = []
+    real = printing._render
+
+    def counting(html):
+        layouts.append(len(html))
+        return real(html)
+
+    monkeypatch.setattr(printing, "_render", counting)
+    roster = example("bwg2")  # its backs overflow: 7 pt and second cards
+    first = printing.layout_cards(printing.prepare(roster), printing.PAPERS["a4"])
+    assert len(layouts) == 2
+    again = printing.layout_cards(printing.prepare(roster), printing.PAPERS["letter"])
+    assert len(layouts) == 3  # the fit is remembered: one layout, still measured
+    assert printing.measure(again) == {}
+    assert len(again.pages) == len(first.pages)
