@@ -868,3 +868,67 @@ def test_the_purse_buys_gear_for_the_other_systems():
     state = play.do("item_bought", gang="1", member="1/1", item="Dynamite", price=6)
     assert state.gangs["1"].purse == 4 and state.gangs["1"].gear == [("Bob Dalton", "Dynamite", 6)]
     assert "$4" in play.refuse("item_bought", gang="1", item="Horse", price=5).message
+
+
+# --------------------------------------------------------------------------- properties
+
+
+def random_encounter(play: Play, rng: random.Random) -> None:
+    """Play one encounter with random happenings and after-steps, all through prepare()."""
+    state = play.state
+    a, b = (g.id for g in state.active_gangs[:2])
+    source = Dice(rng)
+    out = prepare(state, "encounter_begun", {"gangs": [a, b]}, source)
+    play.events.append(Event(len(play.events) + 1, "encounter_begun", out))
+    state = play.state
+    enc = state.last_encounter
+    standing = [m.ref for g in (a, b) for m in state.gangs[g].alive]
+    lines, down = [], set()
+    for _ in range(rng.randint(0, 6)):
+        up = [r for r in standing if r not in down]
+        hitters = [(x, y) for x in up for y in up if x.split("/")[0] != y.split("/")[0]]
+        if not hitters:
+            break
+        x, y = rng.choice(hitters)
+        if rng.random() < 0.4:
+            lines.append(kill(x, y, rng.randint(0, 4)))
+            down.add(y)
+        else:
+            lines.append(wound(x, y, rng.randint(1, 3)))
+    winner = rng.choice([a, b, ""])
+    play.do("encounter_recorded", encounter=enc.id, gang=a, winner=winner, happenings=lines)
+    play.do("encounter_confirmed", encounter=enc.id, gang=b)
+    for member in list(play.state.last_encounter.dead):
+        out = prepare(
+            play.state, "death_rolled", {"encounter": enc.id, "member": member}, Dice(rng)
+        )
+        play.events.append(Event(len(play.events) + 1, "death_rolled", out))
+    state = play.state
+    for gang in state.active_gangs:
+        for member in gang.alive:
+            options = state.progression.advance_options(member)
+            if options and rng.random() < 0.7:
+                out = prepare(
+                    state,
+                    "advance_taken",
+                    {"member": member.ref, "choice": rng.choice(options)[0]},
+                    Dice(rng),
+                )
+                play.events.append(Event(len(play.events) + 1, "advance_taken", out))
+                state = play.state
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_undo_is_exact_after_random_campaigns(seed):
+    rng = random.Random(seed)
+    play = rivals_campaign(agreed=10)
+    for _ in range(rng.randint(0, 3)):
+        random_encounter(play, rng)
+    before = member_dump(play.state)
+    random_encounter(play, rng)
+    state = play.do("encounter_undone")
+    assert member_dump(state) == before
+    # Every member's CCP follow from their best reputation, never from the last total.
+    for gang in state.gangs.values():
+        for m in gang.members.values():
+            assert m.earned == max(0, m.best) // 5 and m.spent <= m.earned
