@@ -554,3 +554,46 @@ def test_the_gang_sheet_escapes_names_and_weapons():
     assert "<link rel=attachment" not in html
     assert "&lt;link rel=attachment" in html
     assert "&lt;b&gt;" in html
+
+
+# --------------------------------------------------------------------------- campaign advances
+
+
+def daltons_with_advances(advances: dict[str, int]) -> dict[str, Any]:
+    """The Dalton Boys after a campaign: Bob Dalton's data carries ``advances``."""
+    roster = load(DALTONS)
+    roster["members"][0]["data"]["advances"] = advances
+    return roster
+
+
+def test_a_card_shows_the_final_attributes_and_says_the_advances():
+    roster = daltons_with_advances({"str": 1, "mc": -1})
+    bob = cards_of(roster)[0]
+    # Bob Dalton is Str 3 and MC 3 at creation: Str 4 (Brute Strength) and MC 2 now.
+    stats = {s.label: s.value for s in bob.stats}
+    assert (stats["Str"], stats["MC"], stats["RC"]) == ("4", "2", "6")
+    assert "Brute Strength" in section(bob, "Skills")
+    assert section(bob, "Vital info")["Campaign advances"] == "+1 Str, \u22121 MC."
+    assert "Campaign advances: +1 Str, \u22121 MC" in SYSTEM.evaluate(roster).members["1"].notes
+    # Legal (advances don't use the attribute points), but the injury shows in play: the
+    # level 3 Bowie knife is now above MC 2.
+    assert bob.play_notes == [
+        "Bowie knife: +1 to the to-hit target number, hits on 5+ (level 3 is above MC 2)."
+    ]
+    assert not any(f.is_error for f in SYSTEM.evaluate(roster).findings)
+
+
+def test_an_injury_below_1_is_a_play_note_on_the_card():
+    roster = daltons_with_advances({"mc": -3})
+    bob = cards_of(roster)[0]
+    assert {s.label: s.value for s in bob.stats}["MC"] == "0"
+    assert any("MC is 0" in note and "injury" in note for note in bob.play_notes)
+
+
+@needs_printing
+def test_the_gang_sheet_pdf_prints_the_final_attributes():
+    from builder.printing import sheet_pdf
+
+    text = squash(pdf_text(sheet_pdf(daltons_with_advances({"str": 1}))))
+    assert squash("Str: 4") in text
+    assert squash(bwg1.SKILLS[0].text) in text  # Brute Strength, reached through the advance

@@ -464,3 +464,151 @@ def test_sheet_pdf_prints_user_text_as_text_and_fetches_nothing(printing):
         for annot in (page.get("/Annots") or [])
     ]
     assert "/FileAttachment" not in subtypes
+
+
+# --------------------------------------------------------------------------- campaign
+
+# Red Jack after a few encounters (the campaign writes these keys into his data): Toughness
+# raised to Built like an outhouse! and Rifle to Steady, a Table C roll of 1 (Dodge)
+# bought, 8 CCP from reputation spent and 2 saved; he looted a Navy Colt, a Winchester
+# Rifle and another gang's pocket watch, and lost his Colt '41.
+CAMPAIGN = {
+    "reputation": 23,
+    "cash": 15,
+    "ccp": 2,
+    "ccp_spent": 8,
+    "equipment": [
+        "Navy Colt",
+        "Winchester Rifle",
+        "Handgun reload",
+        "Handgun reload",
+        "Horse",
+        "Gold pocket watch",
+    ],
+    "extra_skills": [{"table": "C", "roll": 1, "source": "rolled"}],
+}
+FAST_DRAW = {"table": "A", "roll": 6, "source": "rolled"}
+
+
+def campaign_roster(**changes: Any) -> dict[str, Any]:
+    jack = outlaw(
+        leader=True,
+        skill=FAST_DRAW,
+        toughness=2,
+        handgun=3,
+        rifle=2,
+        brawl=1,
+        riding=1,
+        extra={**CAMPAIGN, **changes},
+    )
+    return make_roster(
+        "rivals", "Red Jack's Gang", 30, [("Red Jack", jack), ("Sam", outlaw(pack="C"))]
+    )
+
+
+def test_a_campaign_card_shows_the_saved_ccp_and_the_creation_cost():
+    jack, sam = cards_of(campaign_roster())
+    facts = {s.label: s.value for s in jack.facts}
+    # 16 CCP in all (tiers 4+4+2+0+1+1, Table A 1, Table C 3), 8 of them from reputation.
+    assert facts == {
+        "CCP": "8",
+        "Saved CCP": "2",
+        "Reputation": "23",
+        "Notoriety": "+5",
+        "Cash": "$15",
+    }
+    assert "Saved CCP 2" in jack.text()
+    vital = section(jack, "Vital info")["Outlaw"]
+    assert "8 CCP at creation" in vital and "CCP spent in the campaign: 8" in vital
+    assert "Saved CCP" not in {s.label for s in sam.facts}  # no campaign keys: as before
+
+
+def test_a_campaign_card_lists_the_equipment_owned_not_the_pack():
+    jack = cards_of(campaign_roster())[0]
+    assert [(w.name, w.traits, w.note) for w in jack.weapons] == [
+        ("Navy Colt", ("Handgun",), "Handgun +3"),
+        ("Winchester Rifle", ("Rifle",), "Rifle +4"),
+    ]
+    equipment = section(jack, "Equipment")
+    assert list(equipment) == [
+        "2\u00d7 Handgun reload",
+        "Horse",
+        "Gold pocket watch",
+        "Cash $15",
+    ]
+    assert equipment["Gold pocket watch"] == ""  # looted, unknown here: printed as it is
+    assert "horse-rail" in equipment["Horse"]
+    assert "Colt '41" not in jack.text()
+    assert set(section(jack, "Weapon traits")) == {"Handgun", "Rifle"}
+
+
+def test_repeated_weapons_are_grouped_with_their_count():
+    jack = cards_of(campaign_roster(equipment=["Colt '41", "Colt '41", "Double holster"]))[0]
+    assert [w.name for w in jack.weapons] == ["2\u00d7 Colt '41"]
+    assert "Needed if two handguns" in section(jack, "Equipment")["Double holster"]
+
+
+def test_an_extra_skill_prints_with_its_effect_like_the_first():
+    jack = cards_of(campaign_roster())[0]
+    skills = section(jack, "Special skills")
+    assert list(skills) == ["Fast draw", "Dodge"]
+    # Seed 003, Table C roll 1: "Dodge ... discard their chosen wound counter".
+    assert "discard their chosen wound counter" in skills["Dodge"]
+    assert "+1 to Handgun" in skills["Fast draw"]
+
+
+def test_an_extra_skill_with_a_bad_roll_is_said_on_the_card():
+    roster = campaign_roster(extra_skills=[{"table": "B", "roll": 9, "source": "entered"}])
+    jack = cards_of(roster)[0]
+    vital = section(jack, "Vital info")
+    assert "not a 1D6 result" in vital["Extra special skill 1"]
+    assert any("extra special skill 1" in note for note in jack.play_notes)
+
+
+def test_the_wanted_poster_has_the_campaign_figures():
+    roster = campaign_roster()
+    sheet = SYSTEM.print_sheet(roster, SYSTEM.evaluate(roster))
+    poster = sheet["posters"][0]
+    assert (poster["ccp"], poster["full_ccp"]) == (8, 16)
+    assert (poster["saved_ccp"], poster["ccp_spent"]) == (2, 8)
+    assert poster["equipment"] == [
+        "Navy Colt",
+        "Winchester Rifle",
+        "2\u00d7 Handgun reload",
+        "Horse",
+        "Gold pocket watch",
+    ]
+    assert poster["pack"] == ""  # the pack no longer says what he owns
+    assert poster["cash"] == 15 and poster["reward"] == "$15"
+    blocks = {s["name"]: s["text"] for s in poster["statuses"]}
+    assert "discard their chosen wound counter" in blocks["Dodge"]
+    assert "CCP spent in the campaign: 8" in blocks["Saved CCP 2"]
+    assert [s["name"] for s in poster["extra_skills"]] == ["Dodge"]
+    assert sheet["summary"]["ccp_spent"] == 8 + 0  # the creation CCP, as the 30 counts them
+    assert sheet["summary"]["special_skills"] == 2
+
+
+def test_the_quick_reference_has_the_extra_skill_and_the_weapons_owned():
+    ref = reference_of(campaign_roster())
+    assert set(ref["Special skills"]) == {"Fast draw", "Dodge"}
+    assert set(ref["Weapons"]) == {"Navy Colt", "Winchester Rifle", "Winchester Carbine"}
+    assert "$30" in ref["Weapons"]["Navy Colt"]
+    assert "Colt '41" not in json.dumps(ref["Weapons"])
+
+
+def test_sheet_and_cards_pdfs_print_the_campaign_outlaw(printing):
+    roster = campaign_roster()
+    sheet = flat(pdf_text(printing.sheet_pdf(roster)))
+    for words in (
+        "SAVED CCP 2",
+        "CCP spent in the campaign: 8",
+        "Navy Colt",
+        "2\u00d7 Handgun reload",
+        "Gold pocket watch",
+        "DODGE",
+        "discard their chosen wound counter",
+    ):
+        assert words.upper() in sheet.upper(), words
+    cards = flat(pdf_text(printing.cards_pdf(roster)))
+    for words in ("Saved CCP 2", "Navy Colt", "Dodge", "discard their chosen wound counter"):
+        assert words in cards, words

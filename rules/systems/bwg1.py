@@ -17,12 +17,19 @@ A roster for this system is a dict::
                              "hands": 1, "strength": "M", "traits": []}],
                 "horse": {"name": "Mule", "str": 3, "qui": 3, "sta": 2, "int": 2,
                           "speed": 7, "xp": 10},   # or None
+                "advances": {"rc": 1, "str": -1},  # optional, written by a campaign
             },
         ],
     }
 
+(A roster file gives the same fields under each member's ``data``.)
+
 ``points`` are the attribute points spent on top of the 1 every attribute starts at.
-Recruitment order is the order of ``members``.
+``advances`` are attribute points gained (positive) or lost to injuries (negative) during a
+campaign: each attribute is 1 + its points + the first-of-profession bonus + its advance.
+Advances don't count against the type's points (20/15/10); the final value must still be 1
+to 6, and the skills at 4 and 6 follow from it. Recruitment order is the order of
+``members``.
 """
 
 from __future__ import annotations
@@ -304,7 +311,8 @@ RULES: tuple[RuleDoc, ...] = (
     RuleDoc(
         "bwg1.attribute_below_min",
         ERROR,
-        "Every attribute is at least 1 (no negative points).",
+        "Every attribute is at least 1 (no negative points, and no campaign injury takes "
+        "one below 1).",
         "seed 002, p. 10 (Attributs)",
     ),
     RuleDoc(
@@ -429,6 +437,8 @@ class MemberReport:
     skills: list[Skill]
     weapons: list[WeaponReport]
     horse: Horse | None
+    # Campaign advances by attribute (only the ones not 0), already in ``attributes``.
+    advances: dict[str, int] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
 
     @property
@@ -485,12 +495,21 @@ class MemberReport:
         return [*line, ("XP", str(self.xp)), ("HP", str(self.hp)), ("DP", str(self.dp))]
 
     @property
+    def advances_text(self) -> str:
+        """The campaign advances, gains first: "+1 RC, \u22121 Str" ("" for none)."""
+        ordered = [a for a in ATTRIBUTES if self.advances.get(a, 0) > 0]
+        ordered += [a for a in ATTRIBUTES if self.advances.get(a, 0) < 0]
+        return ", ".join(f"{_signed(self.advances[a])} {ATTRIBUTE_LABELS[a]}" for a in ordered)
+
+    @property
     def notes(self) -> list[str]:
         notes = []
         if self.bonus_attribute:
             notes.append(
                 f"First {self.profession_label}: +1 {ATTRIBUTE_LABELS[self.bonus_attribute]}"
             )
+        if self.advances:
+            notes.append(f"Campaign advances: {self.advances_text}")
         notes.extend(f"{s.name}: {s.text}" for s in self.skills)
         for w in self.weapons:
             hit = f", hits on {w.target}+" if w.penalty else ""
@@ -509,6 +528,7 @@ class MemberReport:
                 "value": self.attributes[a],
                 "spent": self.spent[a],
                 "bonus": a == self.bonus_attribute,
+                "advance": self.advances.get(a, 0),
             }
             for a in ATTRIBUTES
         ]
@@ -559,6 +579,14 @@ MEMBER_SCHEMA: dict[str, Any] = {
         },
         "weapons": {"type": "array", "items": WEAPON_SCHEMA},
         "horse": {"oneOf": [HORSE_SCHEMA, {"type": "null"}]},
+        "advances": {
+            "type": "object",
+            "description": "campaign: attribute points gained (positive) or lost to injuries "
+            "(negative), added on top of 1 + points + profession bonus; they don't count "
+            "against the type's points",
+            "additionalProperties": False,
+            "properties": {a: {"type": "integer"} for a in ATTRIBUTES},
+        },
     },
 }
 
@@ -570,6 +598,11 @@ def _int(value: Any, default: int = 0) -> int:
 
 def _plural(n: int, word: str, plural: str | None = None) -> str:
     return f"{n} {word if n == 1 else (plural or word + 's')}"
+
+
+def _signed(n: int) -> str:
+    """+1, +0, \u22121 (a true minus sign, as printed)."""
+    return f"\u2212{-n}" if n < 0 else f"+{n}"
 
 
 # --------------------------------------------------------------------------- printing
@@ -789,7 +822,7 @@ def _mark(m: MemberReport) -> str:
     return "circle"
 
 
-def _vital_info(m: MemberReport, gang: str) -> Entry:
+def _vital_info(m: MemberReport, gang: str) -> list[Entry]:
     role = {"leader": "Leader of", "professional": "Professional in", "henchman": "Henchman in"}
     term = f"{role.get(m.type_id, 'Member of')} {gang}"
     if m.profession_label:
@@ -797,7 +830,10 @@ def _vital_info(m: MemberReport, gang: str) -> Entry:
     bonus = ""
     if m.bonus_attribute:
         bonus = f"First {m.profession_label}: +1 {ATTRIBUTE_LABELS[m.bonus_attribute]}."
-    return Entry(term, bonus)
+    entries = [Entry(term, bonus)]
+    if m.advances:
+        entries.append(Entry("Campaign advances", f"{m.advances_text}."))
+    return entries
 
 
 def _profession_entries(m: MemberReport, leader_key: str | None) -> list[Entry]:
@@ -957,8 +993,13 @@ class Bwg1:
             bonus_taken[profession.id] = key
             bonus_attribute = profession.attribute
 
+        raw_advances = raw.get("advances")
+        raw_advances = raw_advances if isinstance(raw_advances, Mapping) else {}
+        advances = {a: _int(raw_advances.get(a)) for a in ATTRIBUTES}
+        advances = {a: n for a, n in advances.items() if n}
         attributes = {
-            a: ATTRIBUTE_MIN + spent[a] + (1 if a == bonus_attribute else 0) for a in ATTRIBUTES
+            a: ATTRIBUTE_MIN + spent[a] + (1 if a == bonus_attribute else 0) + advances.get(a, 0)
+            for a in ATTRIBUTES
         }
         skills = [s for s in SKILLS if attributes[s.attribute] >= s.at]
         skill_names = {s.name for s in skills}
@@ -994,6 +1035,7 @@ class Bwg1:
             skills=skills,
             weapons=weapon_reports,
             horse=Horse.from_dict(raw.get("horse")),
+            advances=advances,
         )
 
     def _check_member(self, m: MemberReport) -> None:
@@ -1049,7 +1091,33 @@ class Bwg1:
         for a in ATTRIBUTES:
             value = m.attributes[a]
             label = ATTRIBUTE_LABELS[a]
-            if value > ATTRIBUTE_MAX:
+            advance = m.advances.get(a, 0)
+            before = value - advance  # 1 + points + profession bonus
+            if value > ATTRIBUTE_MAX and advance > 0:
+                excess = value - ATTRIBUTE_MAX
+                if before <= ATTRIBUTE_MAX:
+                    fix = f"lower {label}'s campaign advance to {_signed(advance - excess)}"
+                else:
+                    fix = f"take {_plural(excess, 'point')} off {label}'s points or its advance"
+                add(
+                    "bwg1.attribute_above_max",
+                    f"{label} is {value} with a campaign advance of {_signed(advance)} "
+                    f"({before} without); no attribute may exceed {ATTRIBUTE_MAX}: {fix}.",
+                )
+            elif value < ATTRIBUTE_MIN and advance < 0:
+                if before >= ATTRIBUTE_MIN:
+                    fix = (
+                        f"set {label}'s campaign advance to {_signed(ATTRIBUTE_MIN - before)} "
+                        f"(an injury can't take an attribute below {ATTRIBUTE_MIN})"
+                    )
+                else:
+                    fix = f"set the points spent on {label} to 0 or more and raise its advance"
+                add(
+                    "bwg1.attribute_below_min",
+                    f"{label} is {value} after a campaign advance of {_signed(advance)} "
+                    f"({before} without); every attribute is at least {ATTRIBUTE_MIN}: {fix}.",
+                )
+            elif value > ATTRIBUTE_MAX:
                 excess = value - ATTRIBUTE_MAX
                 if a == m.bonus_attribute and value - 1 <= ATTRIBUTE_MAX:
                     assert m.profession is not None
@@ -1199,7 +1267,7 @@ class Bwg1:
             )
             for wr in m.weapons
         ]
-        sections = [Section.of("Vital info", [_vital_info(m, gang)])]
+        sections = [Section.of("Vital info", _vital_info(m, gang))]
         profession = _profession_entries(m, leader_key)
         if profession:
             sections.append(Section.of("Profession", profession))

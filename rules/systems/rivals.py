@@ -32,11 +32,25 @@ and each member's ``data`` (the Wanted Poster) is::
         "leader": true,                     # optional, default false: exactly one leader
         "drunk": false,                     # optional rule Drunk (a status on the card)
         "tuwa": false,                      # optional rule The Tuwa (Brave skill)
+        # Optional, written by a campaign (the outlaw's *current* poster):
+        "reputation": 7,                    # reputation total (may be negative)
+        "cash": 23,                         # dollars carried now, >= 0 (else the pack's)
+        "ccp": 2,                           # CCP earned from reputation, saved (unspent)
+        "ccp_spent": 3,                     # CCP from reputation spent on this outlaw
+        "equipment": ["Colt '41", "Handgun reload", "Handgun reload", "Horse"],
+                                            # what the outlaw owns now: replaces the
+                                            # pack's contents (repeat an item for 2x;
+                                            # unknown items print as they are)
+        "extra_skills": [                   # special skills bought with campaign CCP,
+            {"table": "C", "roll": 1, "source": "rolled"},  # each like special_skill
+        ],
     }
 
-An outlaw's cost is the sum of its tier costs plus its special-skill table's cost; the
-gang's total is the sum of its outlaws' costs. The special skill is always derived from
-the table and the roll; a recorded ``skill`` name is only checked against them.
+An outlaw's full cost is the sum of its tier costs plus the table costs of its special
+skill and extra skills; its creation cost (``cost``, also ``creation_cost``) is the full
+cost less ``ccp_spent``, what the gang's 30 CCP paid for and what a replacement is built
+with. The gang's total is the sum of its outlaws' creation costs. A special skill is always
+derived from the table and the roll; a recorded ``skill`` name is only checked against them.
 
 Campaign helpers (plain functions, used by the campaign): :func:`notoriety`,
 :func:`reputation_for_wound`, :func:`reputation_for_kill`, :func:`reputation_for_win`,
@@ -189,6 +203,16 @@ RULES: tuple[RuleDoc, ...] = (
         f"{_SRC} (Character Creation: unused points are discarded)",
     ),
     RuleDoc(
+        "rivals.ccp_spent_too_high",
+        ERROR,
+        "The CCP an outlaw spent in the campaign (from reputation) are at most what its "
+        "tiers and special skills cost.",
+        f"{_SRC} (Advancement: CCP spent on higher tiers or a special-skill roll)",
+        decision="A campaign records the CCP from reputation spent on each outlaw "
+        "(ccp_spent); they are taken off the outlaw's cost for the 30-CCP creation "
+        "budget, so they can't be more than its tiers and special skills cost in all.",
+    ),
+    RuleDoc(
         "rivals.no_leader",
         ERROR,
         'One outlaw is the gang leader (member flag "leader": true).',
@@ -322,6 +346,37 @@ MEMBER_SCHEMA: dict[str, Any] = {
         "leader": {"type": "boolean", "description": "the gang's leader (exactly one)"},
         "drunk": {"type": "boolean", "description": "optional rule: Drunk status"},
         "tuwa": {"type": "boolean", "description": "optional rule: a Tuwa with the Brave skill"},
+        "reputation": {
+            "type": "integer",
+            "description": "campaign: the outlaw's reputation total (may be negative)",
+        },
+        "cash": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "campaign: dollars the outlaw carries now (absent: the pack's)",
+        },
+        "ccp": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "campaign: CCP earned from reputation and saved (not yet spent)",
+        },
+        "ccp_spent": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "campaign: CCP from reputation spent on this outlaw (higher "
+            "tiers, extra skills); taken off its cost for the 30-CCP creation budget",
+        },
+        "equipment": {
+            "type": "array",
+            "description": "campaign: what the outlaw owns now, replacing the pack's "
+            "contents; repeat an item for each one owned (unknown items are allowed)",
+            "items": {"type": "string", "pattern": "\\S", "maxLength": 80},
+        },
+        "extra_skills": {
+            "type": "array",
+            "description": "campaign: special skills bought with CCP after creation",
+            "items": {"$ref": "#/$defs/special_skill"},
+        },
     },
     "$defs": {
         "special_skill": {
@@ -523,6 +578,13 @@ class MemberReport:
     pack: dict[str, Any] | None = None
     drunk: bool = False
     tuwa: bool = False
+    # What a campaign records (None: not recorded, a new outlaw)
+    extra_skills: list[dict[str, Any]] = field(default_factory=list)
+    extra_skill_cost: int = 0
+    saved_ccp: int | None = None  # data "ccp": earned from reputation, not spent yet
+    ccp_spent: int | None = None  # data "ccp_spent": from reputation, spent on this outlaw
+    owned: list[str] | None = None  # data "equipment": what the outlaw owns now
+    campaign_cash: int | None = None  # data "cash"
     findings: list[Finding] = field(default_factory=list)
 
     @property
@@ -534,9 +596,26 @@ class MemberReport:
         return sum(t.cost for t in self.tiers.values() if t is not None)
 
     @property
+    def full_cost(self) -> int:
+        """CCP: every tier's cost plus the special skill's and the extra skills' tables."""
+        return self.tier_cost + self.skill_cost + self.extra_skill_cost
+
+    @property
+    def creation_cost(self) -> int:
+        """CCP from the gang's 30: the full cost less the CCP spent in the campaign (what
+        a replacement is built with)."""
+        return max(0, self.full_cost - (self.ccp_spent or 0))
+
+    @property
     def cost(self) -> int:
-        """CCP: every tier's cost plus the special-skill table's cost."""
-        return self.tier_cost + self.skill_cost
+        """What the outlaw adds to the gang's total: its creation cost (the full cost for
+        an outlaw with no CCP spent in the campaign)."""
+        return self.creation_cost
+
+    @property
+    def in_campaign(self) -> bool:
+        """Whether a campaign recorded CCP or extra skills for this outlaw."""
+        return self.saved_ccp is not None or self.ccp_spent is not None or bool(self.extra_skills)
 
     @property
     def actions(self) -> int | None:
@@ -552,13 +631,28 @@ class MemberReport:
 
     @property
     def cash(self) -> int:
+        """Dollars carried: the campaign's figure once recorded, else the pack's."""
+        if self.campaign_cash is not None:
+            return self.campaign_cash
         return self.pack["cash"] if self.pack else 0
 
     @property
+    def kit(self) -> list[dict[str, Any]]:
+        """What the outlaw owns, as ``{"item", "quantity"}``: the campaign's equipment
+        (repeated items grouped) once recorded, else the pack's contents."""
+        if self.owned is not None:
+            return _grouped(self.owned)
+        return [dict(c) for c in self.pack["contents"]] if self.pack else []
+
+    @property
     def equipment(self) -> list[str]:
-        if not self.pack:
-            return []
-        return [_item(c) for c in self.pack["contents"]]
+        return [_item(c) for c in self.kit]
+
+    @property
+    def skills(self) -> list[dict[str, Any]]:
+        """The special skill, then the extra skills: each with its name and effect, or
+        without them when the roll is not a 1D6 result."""
+        return [s for s in (self.special_skill, *self.extra_skills) if s]
 
     @property
     def has_errors(self) -> bool:
@@ -589,20 +683,30 @@ class MemberReport:
             label = ROWS[row].label
             names.append(f"{label} {t.name} ({t.cost} CCP)" if t else f"{label} ?")
         notes.append("Tiers: " + "; ".join(names))
-        skill = self.special_skill
-        if skill and skill.get("name"):
-            how = (
-                f"rolled {skill['roll']}"
-                if skill["source"] == "rolled"
-                else f"roll {skill['roll']} entered by hand, not rolled here"
-            )
+        labelled = [("Special skill", self.special_skill)]
+        labelled += [(f"Extra special skill {s['number']}", s) for s in self.extra_skills]
+        for label, skill in labelled:
+            if skill and skill.get("name"):
+                how = (
+                    f"rolled {skill['roll']}"
+                    if skill["source"] == "rolled"
+                    else f"roll {skill['roll']} entered by hand, not rolled here"
+                )
+                notes.append(
+                    f"{label} {skill['name']} (Table {skill['table']}, {skill['cost']} CCP, "
+                    f"{how}): {skill['effect']}"
+                )
+        if self.owned is not None:
+            owned = ", ".join(self.equipment) or "nothing"
+            notes.append(f"Equipment (campaign): {owned}; cash ${self.cash}")
+        elif self.pack:
+            notes.append(f"{self.pack['label']}: {', '.join(self.equipment)}; cash ${self.cash}")
+        if self.saved_ccp is not None:
+            notes.append(f"Saved CCP: {self.saved_ccp}")
+        if self.ccp_spent is not None:
             notes.append(
-                f"Special skill {skill['name']} (Table {skill['table']}, {skill['cost']} CCP, "
-                f"{how}): {skill['effect']}"
-            )
-        if self.pack:
-            notes.append(
-                f"{self.pack['label']}: {', '.join(self.equipment)}; cash ${self.pack['cash']}"
+                f"CCP spent in the campaign: {self.ccp_spent} ({self.creation_cost} CCP at "
+                f"creation, {self.full_cost} in all)"
             )
         if self.drunk:
             notes.append(f"Drunk: {CONTENT['drunk']['text']}")
@@ -786,7 +890,8 @@ class Rivals:
                 )
 
         # Step 7: special skill
-        self._special_skill(m, data.get("special_skill"), add)
+        m.special_skill = self._special_skill(m, data.get("special_skill"), add)
+        m.skill_cost = m.special_skill["cost"] if m.special_skill else 0
 
         # Step 8: equipment pack
         raw_pack = data.get("pack")
@@ -817,64 +922,112 @@ class Rivals:
                 f"{'them' if len(used) > 1 else 'it'} with your opponent, or clear "
                 f"{'them' if len(used) > 1 else 'it'}.",
             )
+
+        self._campaign(m, data, add)
         return m
 
-    def _special_skill(self, m: MemberReport, raw: Any, add) -> None:
+    def _campaign(self, m: MemberReport, data: Mapping[str, Any], add) -> None:
+        """What a campaign records: extra skills, CCP saved and spent, equipment, cash."""
+        raw_extra = data.get("extra_skills")
+        if isinstance(raw_extra, list):
+            for number, raw in enumerate(raw_extra, start=1):
+                skill = self._special_skill(m, raw, add, number=number)
+                if skill is not None:
+                    m.extra_skills.append(skill)
+        m.extra_skill_cost = sum(s["cost"] for s in m.extra_skills)
+
+        def count(field: str) -> int | None:
+            value = _int(data.get(field))
+            return value if value is not None and value >= 0 else None
+
+        m.saved_ccp = count("ccp")
+        m.ccp_spent = count("ccp_spent")
+        m.campaign_cash = count("cash")
+        raw_equipment = data.get("equipment")
+        if isinstance(raw_equipment, list):
+            m.owned = [" ".join(i.split()) for i in raw_equipment if isinstance(i, str)]
+            m.owned = [i for i in m.owned if i]
+
+        if m.ccp_spent is not None and m.ccp_spent > m.full_cost:
+            add(
+                "rivals.ccp_spent_too_high",
+                f"{m.display_name} has {m.ccp_spent} CCP spent in the campaign, but "
+                f"{_pronoun(m, possessive=True)} tiers and special skills cost {m.full_cost} "
+                f"CCP in all: lower the CCP spent in the campaign to {m.full_cost} or less, "
+                "or record the higher tiers and extra skills they bought.",
+            )
+
+    def _special_skill(
+        self, m: MemberReport, raw: Any, add, *, number: int | None = None
+    ) -> dict[str, Any] | None:
+        """The special skill (``number`` None) or extra special skill ``number`` as a
+        record with its table's cost; findings for what is wrong with it."""
         who = m.display_name
+        what = "special skill" if number is None else f"extra special skill {number}"
+        lead = "" if number is None else f"{who}'s {what}: "
+        remove = "the special skill" if number is None else "it"
         if raw is None:
-            return
+            if number is not None:
+                add(
+                    "rivals.unknown_skill_table",
+                    f"{lead}it is empty: record the table ({_TABLE_LIST}) and the 1D6 "
+                    "rolled on it, or remove it.",
+                )
+            return None
         if not isinstance(raw, Mapping):
             add(
                 "rivals.unknown_skill_table",
-                f"{who}'s special skill {_shown(raw)} is not a table and a roll: record the "
-                f"table ({_TABLE_LIST}) and the 1D6 rolled on it, or remove the special skill.",
+                f"{who}'s {what} {_shown(raw)} is not a table and a roll: record the "
+                f"table ({_TABLE_LIST}) and the 1D6 rolled on it, or remove {remove}.",
             )
-            return
+            return None
         raw_table = raw.get("table")
         table = SKILL_TABLES.get(_choice_id(raw_table, "TABLE"))
         if table is None:
             add(
                 "rivals.unknown_skill_table",
-                f"{_shown(raw_table)} is not a special-skill table: choose {_TABLE_LIST}, "
-                "or remove the special skill.",
+                f"{lead}{_shown(raw_table)} is not a special-skill table: choose "
+                f"{_TABLE_LIST}, or remove {remove}.",
             )
-            return
-        m.skill_cost = table.cost
+            return None
         raw_source = raw.get("source")
         source = _str(raw_source).lower()
         if source not in SOURCES:
+            roll_of = "special-skill" if number is None else what
             add(
                 "rivals.unknown_skill_source",
-                f"{who}'s special-skill roll has source {_shown(raw_source)}: set it to "
+                f"{who}'s {roll_of} roll has source {_shown(raw_source)}: set it to "
                 "'rolled' (rolled here) or 'entered' (a die rolled at the table).",
             )
             source = "entered"
+        record: dict[str, Any] = {"table": table.id, "cost": table.cost}
+        if number is not None:
+            record["number"] = number
         raw_roll = raw.get("roll")
         roll = _int(raw_roll)
         result = table.result(roll) if roll is not None else None
         if result is None:
+            on = table.label if number is None else f"{what} ({table.label})"
             add(
                 "rivals.skill_roll_out_of_range",
-                f"{who}'s {table.label} roll {_shown(raw_roll)} is not a 1D6 result: "
+                f"{who}'s {on} roll {_shown(raw_roll)} is not a 1D6 result: "
                 "enter the 1 to 6 rolled, or roll again.",
             )
-            m.special_skill = {"table": table.id, "roll": raw_roll, "cost": table.cost}
-            return
+            return {**record, "roll": raw_roll}
         recorded = raw.get("skill")
         if isinstance(recorded, str) and not recorded.strip():
             recorded = None  # no name recorded: nothing to check
         if recorded is not None and not (isinstance(recorded, str) and result.matches(recorded)):
             add(
                 "rivals.skill_name_mismatch",
-                f"A roll of {roll} on {table.label} gives {result.name}, not "
-                f"{_shown(recorded)}: correct the skill to {result.name}, or correct the "
-                "table or the roll.",
+                f"{lead}{'a' if lead else 'A'} roll of {roll} on {table.label} gives "
+                f"{result.name}, not {_shown(recorded)}: correct the skill to {result.name}, "
+                "or correct the table or the roll.",
             )
-        m.special_skill = {
-            "table": table.id,
+        return {
+            **record,
             "roll": roll,
             "source": source,
-            "cost": table.cost,
             "name": result.name,
             "effect": result.effect,
         }
@@ -904,10 +1057,16 @@ class Rivals:
         spent = sum(m.cost for m in members)
         if spent > CCP_BUDGET:
             over = spent - CCP_BUDGET
+            how = "lower a tier or drop a special skill"
+            if any(m.in_campaign for m in members):
+                how += (
+                    ", or record the CCP from reputation that paid for them as CCP spent "
+                    "in the campaign"
+                )
             add(
                 "rivals.ccp_over_budget",
                 f"The outlaws cost {spent} CCP but a gang has {CCP_BUDGET}: take {over} CCP "
-                "off (lower a tier or drop a special skill).",
+                f"off ({how}).",
             )
         elif spent < CCP_BUDGET and members:
             left = CCP_BUDGET - spent
@@ -977,7 +1136,9 @@ class Rivals:
                 "reputation": sum(p["reputation"] for p in posters),
                 "cash": sum(p["cash"] for p in posters),
                 "actions": sum(p["actions"] for p in posters),
-                "special_skills": sum(1 for p in posters if p["special_skill"]),
+                "special_skills": sum(
+                    bool(p["special_skill"]) + len(p["extra_skills"]) for p in posters
+                ),
                 "legal": report.is_legal,
                 "errors": len(report.errors),
                 "warnings": len(report.warnings),
@@ -990,18 +1151,16 @@ class Rivals:
         members = [m for m in report.members.values() if isinstance(m, MemberReport)]
         skills, weapons, traits, equipment, optional = [], [], [], [], []
         for m in members:
-            skill = m.special_skill or {}
-            if skill.get("name"):
-                skills.append(Entry(skill["name"], skill["effect"]))
-            for item in _pack_items(m):
+            skills += [Entry(s["name"], s["effect"]) for s in m.skills if s.get("name")]
+            for item in _kit_items(m):
                 trait = _weapon_trait(item)
                 if trait:
                     price = _price(item)
                     text = f"{trait['trait']}." + (f" ${price} to buy." if price else "")
                     weapons.append(Entry(item, text))
                     traits.append(Entry(trait["trait"], trait["text"]))
-                elif item in _EQUIPMENT_RULES:
-                    equipment.append(Entry(item, _EQUIPMENT_RULES[item]))
+                elif _equipment_rule(item):
+                    equipment.append(Entry(item, _equipment_rule(item)))
             if m.drunk:
                 optional.append(Entry("Drunk", CONTENT["drunk"]["text"]))
             if m.tuwa:
@@ -1033,6 +1192,15 @@ class Rivals:
 def _item(content: Mapping[str, Any]) -> str:
     n = content["quantity"]
     return f"{n}\u00d7 {content['item']}" if n > 1 else content["item"]
+
+
+def _grouped(items: list[str]) -> list[dict[str, Any]]:
+    """Repeated items as one ``{"item", "quantity"}`` each, in the order first owned."""
+    found: dict[str, dict[str, Any]] = {}
+    for item in items:
+        entry = found.setdefault(_norm(item), {"item": item, "quantity": 0})
+        entry["quantity"] += 1
+    return list(found.values())
 
 
 def _pack_menu() -> str:
@@ -1116,8 +1284,18 @@ def _members_data(roster: Any) -> dict[str, Mapping[str, Any]]:
     return found
 
 
-def _pack_items(m: MemberReport) -> list[str]:
-    return [c["item"] for c in m.pack["contents"]] if m.pack else []
+def _kit_items(m: MemberReport) -> list[str]:
+    """The names of what the outlaw owns: the campaign's equipment, else the pack's."""
+    return [c["item"] for c in m.kit]
+
+
+_RULES_BY_NAME = {_norm(item): text for item, text in _EQUIPMENT_RULES.items()}
+_OFF_CARD_NAMES = frozenset(_norm(item) for item in _OFF_CARD)
+
+
+def _equipment_rule(item: str) -> str:
+    """The rules text of a piece of equipment ("" for an unknown item)."""
+    return _RULES_BY_NAME.get(_norm(item), "")
 
 
 def _weapon_trait(item: str) -> dict[str, Any] | None:
@@ -1135,17 +1313,14 @@ def _standing(m: MemberReport, data: Mapping[str, Any]) -> tuple[int, int, str, 
     """(reputation, cash, notoriety title, notoriety bonus).
 
     Reputation and cash come from the member's data once a campaign records them, else
-    the starting values (no reputation, the equipment pack's cash); notoriety follows
-    from the reputation.
+    the starting values (no reputation, the equipment pack's cash: ``m.cash``); notoriety
+    follows from the reputation.
     """
     reputation = _int(data.get("reputation"))
     if reputation is None:
         reputation = START_REPUTATION
-    cash = _int(data.get("cash"))
-    if cash is None or cash < 0:
-        cash = m.cash
     title, bonus = notoriety(reputation)
-    return reputation, cash, title, bonus
+    return reputation, m.cash, title, bonus
 
 
 def _pronoun(m: MemberReport, *, possessive: bool = False) -> str:
@@ -1162,6 +1337,13 @@ def _skill_text(skill: Mapping[str, Any] | None) -> str:
         return f"{table}: the roll {_shown(skill.get('roll'))} is not a 1D6 result."
     how = "rolled" if skill.get("source") == "rolled" else "entered by hand:"
     return f"{skill['name']}, {table}, {how} {skill['roll']}."
+
+
+def _skill_label(skill: Mapping[str, Any]) -> str:
+    """The skill's label: "Special skill", or "Extra special skill 2" for the second one
+    bought in the campaign."""
+    number = skill.get("number")
+    return "Special skill" if number is None else f"Extra special skill {number}"
 
 
 def _tuwa_entries() -> list[Entry]:
@@ -1209,43 +1391,48 @@ def _card(m: MemberReport, data: Mapping[str, Any], gang_name: str) -> Card:
     weapons: list[Weapon] = []
     traits: list[Entry] = []
     equipment: list[Entry] = []
-    for content in m.pack["contents"] if m.pack else []:
+    for content in m.kit:
         item = content["item"]
         trait = _weapon_trait(item)
         if trait is None:
-            text = "" if item in _OFF_CARD else _EQUIPMENT_RULES.get(item, "")
+            text = "" if _norm(item) in _OFF_CARD_NAMES else _equipment_rule(item)
             equipment.append(Entry(_item(content), text))
             continue
         tier = m.tiers.get(trait["skill"])
         skill = f"{ROWS[trait['skill']].label} {tier.value if tier else '?'}"
-        weapons.append(Weapon(item, traits=(trait["trait"],), note=skill))
+        weapons.append(Weapon(_item(content), traits=(trait["trait"],), note=skill))
         traits.append(Entry(trait["trait"], trait["text"]))
     equipment.append(Entry(f"Cash ${cash}", _EQUIPMENT_RULES["Cash"]))
 
     who = f"{'Leader' if m.leader else 'Member'} of {gang_name or 'the gang'}."
     gender = GENDERS.get(m.gender, "gender not recorded")
     hand = HANDS.get(m.hand, "hand not recorded").lower()
+    ccp = f"{m.cost} CCP (a replacement gets as many)."
+    if m.ccp_spent is not None:
+        ccp = (
+            f"{m.creation_cost} CCP at creation (a replacement gets as many); CCP spent in "
+            f"the campaign: {m.ccp_spent}."
+        )
     vital = [
-        Entry(
-            "Outlaw",
-            f"{who} {gender}, {hand}. {m.cost} CCP (a replacement gets as many).",
-        ),
+        Entry("Outlaw", f"{who} {gender}, {hand}. {ccp}"),
         Entry(
             "Reputation",
             f"{reputation}, {title}: {_pronoun(m, possessive=True)} killer gains +{bonus} "
             "on top of the killing wound.",
         ),
     ]
-    if m.special_skill and not m.special_skill.get("name"):
-        vital.append(Entry("Special skill", _skill_text(m.special_skill)))
+    for s in m.skills:
+        if not s.get("name"):
+            vital.append(Entry(_skill_label(s), _skill_text(s)))
     sections = [Section.of("Vital info", vital)]
     if m.tuwa:
         sections.append(Section.of("Tuwa (optional rule)", _tuwa_entries()))
     if m.drunk:
         sections.append(Section.of("Drunk (optional rule)", [("Drunk", CONTENT["drunk"]["text"])]))
-    skill = m.special_skill or {}
-    if skill.get("name"):
-        sections.append(Section.of("Special skill", [(skill["name"], skill["effect"])]))
+    named = dedupe_entries(Entry(s["name"], s["effect"]) for s in m.skills if s.get("name"))
+    if named:
+        title = "Special skill" if len(named) == 1 else "Special skills"
+        sections.append(Section(title, named))
     if traits:
         sections.append(Section.of("Weapon traits", dedupe_entries(traits)))
     sections.append(Section.of("Equipment", equipment))
@@ -1261,6 +1448,7 @@ def _card(m: MemberReport, data: Mapping[str, Any], gang_name: str) -> Card:
         ],
         facts=[
             Stat("CCP", str(m.cost)),
+            *([Stat("Saved CCP", str(m.saved_ccp))] if m.saved_ccp is not None else []),
             Stat("Reputation", str(reputation)),
             Stat("Notoriety", f"+{bonus}"),
             Stat("Cash", f"${cash}"),
@@ -1272,7 +1460,12 @@ def _card(m: MemberReport, data: Mapping[str, Any], gang_name: str) -> Card:
 
 
 def _poster(m: MemberReport, data: Mapping[str, Any]) -> dict[str, Any]:
-    """One Wanted Poster's figures, ready for the sheet template."""
+    """One Wanted Poster's figures, ready for the sheet template.
+
+    ``ccp`` is the creation cost (what the gang's 30 paid), ``full_ccp`` adds the CCP spent
+    in the campaign. The sheet prints ``statuses`` as blocks: Drunk and Tuwa, then what a
+    campaign added (each extra skill with its effect, "Saved CCP N" with the CCP spent).
+    """
     reputation, cash, title, bonus = _standing(m, data)
     skill = m.special_skill
     tiers = []
@@ -1301,6 +1494,33 @@ def _poster(m: MemberReport, data: Mapping[str, Any]) -> dict[str, Any]:
                 "text": " ".join(f"{a['name']}: {a['text']}" for a in brave["abilities"]),
             }
         )
+    # What a campaign added, printed like the statuses (a tag in the summary, a block on
+    # the poster): each extra skill with its effect, then the CCP saved and spent.
+    extra_skills = [
+        {
+            "label": _skill_label(s),
+            "name": s.get("name", ""),
+            "effect": s.get("effect", ""),
+            "table": f"Table {s['table']}",
+            "cost": s["cost"],
+            "how": _skill_text(s),
+        }
+        for s in m.extra_skills
+    ]
+    for s in extra_skills:
+        if s["name"]:
+            text = f"{s['label']} ({s['table']}, {s['cost']} CCP). {s['effect']}"
+            statuses.append({"name": s["name"], "text": text})
+        else:
+            statuses.append({"name": s["label"], "text": s["how"]})
+    if m.saved_ccp is not None or m.ccp_spent is not None:
+        statuses.append(
+            {
+                "name": f"Saved CCP {m.saved_ccp or 0}",
+                "text": f"CCP spent in the campaign: {m.ccp_spent or 0}. {m.creation_cost} "
+                f"CCP at creation (a replacement gets as many), {m.full_cost} in all.",
+            }
+        )
     return {
         "key": m.key,
         "position": m.position,
@@ -1320,13 +1540,17 @@ def _poster(m: MemberReport, data: Mapping[str, Any]) -> dict[str, Any]:
             "cost": skill["cost"],
             "how": _skill_text(skill),
         },
-        "pack": m.pack["label"] if m.pack else "",
+        "pack": m.pack["label"] if m.pack and m.owned is None else "",
         "equipment": m.equipment,
         "cash": cash,
         "reputation": reputation,
         "notoriety": title,
         "notoriety_bonus": bonus,
         "ccp": m.cost,
+        "full_ccp": m.full_cost,
+        "saved_ccp": m.saved_ccp,
+        "ccp_spent": m.ccp_spent,
+        "extra_skills": extra_skills,
         "reward": f"${cash}",
         "reward_text": f"Cash on {_pronoun(m)}, and +{bonus} reputation on top of the "
         f"killing wound to the outlaw who kills {_pronoun(m)}.",

@@ -121,9 +121,10 @@ def member(
     weapons: list[dict[str, Any]] | tuple = (),
     horse: dict[str, Any] | None = None,
     fill: bool = True,
+    advances: dict[str, int] | None = None,
     **points: int,
 ) -> dict[str, Any]:
-    return {
+    data = {
         "key": key,
         "name": f"Member {key}" if name is None else name,
         "type": member_type,
@@ -132,6 +133,9 @@ def member(
         "weapons": list(weapons),
         "horse": horse,
     }
+    if advances is not None:
+        data["advances"] = advances
+    return data
 
 
 def leader(key: str = "L", profession: str = "gunslinger", **kwargs: Any) -> dict[str, Any]:
@@ -715,6 +719,114 @@ def test_a_profession_bonus_can_reach_a_skill():
     assert first.hp == 3
     assert second.attributes["sta"] == 5
     assert second.hp == 2
+
+
+# --------------------------------------------------------------------------- campaign advances
+
+
+def legal_leader(**kwargs: Any) -> dict[str, Any]:
+    """The legal gang's Leader (all 20 points spent), with ``kwargs`` on top."""
+    return leader("L", "gunslinger", str=3, rc=3, mc=2, weapons=BOOK_WEAPONS, **kwargs)
+
+
+def test_an_advance_adds_to_the_attribute_without_using_the_allowance():
+    """The legal gang's Leader spends all 20 points (RC 5 with the Gunslinger's +1); a
+    campaign advance of +1 RC takes it to 6, on top of the allowance."""
+    roster = replace(legal_gang(), legal_leader(advances={"rc": 1}))
+    report = evaluate(roster)
+    assert report.findings == []
+    chief = report.members["L"]
+    assert chief.points_spent == ALLOWANCE["leader"] == 20
+    assert chief.attributes["rc"] == 1 + 3 + 1 + 1 == 6
+    assert {"Quickdraw", "Deadeye"} <= {s.name for s in chief.skills}
+    assert ("RC", "6") in chief.stats
+    assert chief.xp == 112  # advances are not XP: Fame is unchanged
+    assert report.total == LEGAL_GANG_FAME
+    assert_clear(report, "bwg1.points_overspent")
+    assert_clear(report, "bwg1.points_unspent")
+    assert_clear(report, "bwg1.attribute_above_max")
+
+
+def test_an_attribute_reaching_4_through_an_advance_gives_the_skill():
+    before = member_report(gang(henchman("H", fill=False, str=2)), "H")
+    after = member_report(gang(henchman("H", fill=False, str=2, advances={"str": 1})), "H")
+    assert before.attributes["str"] == 3 and "Brute Strength" not in {s.name for s in before.skills}
+    assert after.attributes["str"] == 4 and "Brute Strength" in {s.name for s in after.skills}
+
+
+def test_an_injury_can_take_a_skill_away():
+    tough = henchman("H", fill=False, sta=5, advances={"sta": -1})
+    report = member_report(gang(tough), "H")
+    assert report.attributes["sta"] == 5
+    assert "Really Tough" not in {s.name for s in report.skills}
+    assert report.hp == BASE_HP["henchman"]
+
+
+def test_an_advance_pushing_an_attribute_to_7_is_an_error():
+    roster = replace(legal_gang(), legal_leader(advances={"rc": 2}))
+    report = evaluate(roster)
+    assert report.members["L"].attributes["rc"] == 7
+    finding = assert_flags(report, "bwg1.attribute_above_max", ERROR, "L")
+    assert "advance" in finding.message and "+0" not in finding.message
+    assert "RC" in finding.message and "+1" in finding.message  # lower the advance to +1
+    assert_clear(report, "bwg1.profession_bonus_above_max")
+    assert_clear(report, "bwg1.points_overspent")
+
+
+def test_an_injury_pushing_an_attribute_to_0_is_an_error():
+    report = evaluate(gang(henchman("H", fill=False, str=0, advances={"str": -1})))
+    assert report.members["H"].attributes["str"] == 0
+    finding = assert_flags(report, "bwg1.attribute_below_min", ERROR, "H")
+    assert "injury" in finding.message and "Str" in finding.message
+    assert "+0" in finding.message  # set the advance back to +0
+
+
+def test_an_injury_down_to_1_is_fine():
+    report = evaluate(gang(henchman("H", fill=False, str=1, advances={"str": -1})))
+    assert report.members["H"].attributes["str"] == 1
+    assert_clear(report, "bwg1.attribute_below_min")
+
+
+def test_an_injury_can_bring_an_overspent_attribute_back_to_6():
+    """The checks are on the final value: 6 points + the first Doctor's +1 - 1 is Int 7 - 1."""
+    report = evaluate(gang(professional("P", "doctor", fill=False, int=5, advances={"int": -1})))
+    assert report.members["P"].attributes["int"] == 6
+    assert_clear(report, "bwg1.profession_bonus_above_max")
+    assert_clear(report, "bwg1.attribute_above_max")
+
+
+def test_the_notes_list_the_campaign_advances_gains_first():
+    chief = member_report(
+        gang(leader("L", "gunslinger", str=3, rc=3, mc=2, advances={"str": -1, "rc": 1})), "L"
+    )
+    assert "Campaign advances: +1 RC, \u22121 Str" in chief.notes
+    assert chief.attributes["str"] == 3 and chief.attributes["rc"] == 6
+    rows = {r["id"]: r for r in chief.rows()}
+    assert (rows["rc"]["advance"], rows["str"]["advance"], rows["qui"]["advance"]) == (1, -1, 0)
+
+
+def test_no_advances_no_note():
+    chief = member_report(legal_gang(), "L")
+    assert chief.advances == {}
+    assert not any("advance" in note.lower() for note in chief.notes)
+
+
+def test_zero_and_garbage_advances_change_nothing():
+    base = member_report(legal_gang(), "L").attributes
+    for advances in ({"rc": 0}, {"rc": "x", "luck": 3}, "rc+1", [1]):
+        roster = replace(legal_gang(), {**legal_gang()["members"][0], "advances": advances})
+        assert member_report(roster, "L").attributes == base, advances
+
+
+def test_the_schema_takes_advances_and_rejects_wrong_types():
+    from jsonschema import Draft202012Validator
+
+    validator = Draft202012Validator(get_system("bwg1").member_schema)
+    data = {k: v for k, v in leader().items() if k not in ("key", "name")}
+    assert not list(validator.iter_errors({**data, "advances": {"rc": 1, "str": -2}}))
+    assert not list(validator.iter_errors({**data, "advances": {}}))
+    for bad in ({"rc": "1"}, {"rc": 1.5}, {"luck": 1}, [1], "rc"):
+        assert list(validator.iter_errors({**data, "advances": bad})), bad
 
 
 # --------------------------------------------------------------------------- carrying weapons

@@ -847,6 +847,186 @@ def test_the_schema_accepts_wrong_choices():
     assert not list(Draft202012Validator(SYSTEM.member_schema).iter_errors(odd))
 
 
+# --------------------------------------------------------------------------- campaign keys
+
+# Red Jack after a few encounters: Toughness raised to Built like an outhouse! (1 -> 4 CCP)
+# and Rifle to Steady (0 -> 2 CCP), and a Table C skill bought (3 CCP): 8 CCP more than
+# the 8 he was created with, all paid with CCP from reputation.
+CAMPAIGN_KEYS = {
+    "reputation": 23,
+    "cash": 15,
+    "ccp": 2,
+    "ccp_spent": 8,
+    "equipment": [
+        "Navy Colt",
+        "Winchester Rifle",
+        "Handgun reload",
+        "Handgun reload",
+        "Horse",
+        "Gold pocket watch",
+    ],
+    "extra_skills": [skill("C", 1, name="Dodge")],
+}
+
+
+def campaign_gang(**changes: Any) -> dict[str, Any]:
+    """The legal gang with Red Jack's current poster from a campaign (``changes`` on top;
+    a value of ... removes the key)."""
+    roster = with_tiers(legal_gang(), "1", toughness=2, rifle=2)
+    return with_data(roster, "1", **{**CAMPAIGN_KEYS, **changes})
+
+
+def test_a_campaign_outlaw_with_every_key_is_legal():
+    report = evaluate(campaign_gang())
+    assert report.findings == []
+    jack = report.members["1"]
+    # Tiers 4 + 4 + 2 + 0 + 1 + 1 = 12, Table A 1 + Table C 3: 16 in all; 8 from reputation.
+    assert jack.full_cost == 16
+    assert jack.creation_cost == jack.cost == 16 - 8 == 8
+    assert report.total == 30  # the gang's creation total: still exactly the 30 CCP
+    assert report.total == sum(m.cost for m in report.members.values())
+    assert_clear(report, "rivals.ccp_over_budget")
+    assert_clear(report, "rivals.ccp_spent_too_high")
+    assert jack.actions == 5 and jack.bonuses["rifle"] == 4
+    assert [s["name"] for s in jack.skills] == ["Fast draw", "Dodge"]
+    assert jack.cash == 15
+    assert jack.equipment == [
+        "Navy Colt",
+        "Winchester Rifle",
+        "2\u00d7 Handgun reload",
+        "Horse",
+        "Gold pocket watch",  # looted from another gang: unknown, kept as it is
+    ]
+    notes = " | ".join(jack.notes)
+    assert "CCP spent in the campaign: 8" in notes
+    assert "Saved CCP: 2" in notes
+    assert "Extra special skill 1 Dodge (Table C, 3 CCP" in notes
+    assert "discard" in notes  # Dodge's effect
+    assert "Colt '41" not in notes  # the pack's contents are replaced
+    assert "$15" in notes
+
+
+def test_the_raised_tiers_are_over_budget_unless_ccp_spent_covers_them():
+    report = evaluate(campaign_gang(ccp_spent=...))
+    finding = assert_flags(report, "rivals.ccp_over_budget", ERROR, None)
+    assert "38" in finding.message and "8 CCP" in finding.message
+    assert "CCP spent in the campaign" in finding.message  # the campaign's way to fix it
+    assert report.members["1"].cost == report.members["1"].full_cost == 16
+    report = evaluate(campaign_gang(ccp_spent=5))
+    assert_flags(report, "rivals.ccp_over_budget", ERROR, None)
+    assert report.total == 33
+
+
+def test_a_new_gang_over_budget_is_not_told_about_campaign_ccp():
+    report = evaluate(with_tiers(legal_gang(), "3", rifle=3))
+    finding = assert_flags(report, "rivals.ccp_over_budget", ERROR, None)
+    assert "campaign" not in finding.message
+
+
+def test_ccp_spent_above_the_full_cost_is_an_error():
+    report = evaluate(campaign_gang(ccp_spent=17))
+    finding = assert_flags(report, "rivals.ccp_spent_too_high", ERROR, "1")
+    assert "17" in finding.message and "16 CCP" in finding.message
+    assert "to 16 or less" in finding.message
+    assert report.members["1"].cost == 0  # never below nothing
+    assert report.total == sum(m.cost for m in report.members.values())
+
+
+def test_ccp_spent_equal_to_the_full_cost_is_fine():
+    report = evaluate(campaign_gang(ccp_spent=16))
+    assert_clear(report, "rivals.ccp_spent_too_high")
+    assert report.members["1"].cost == 0
+
+
+def test_an_extra_skill_counts_its_table_in_the_full_cost():
+    report = evaluate(campaign_gang(extra_skills=[skill("C", 1), skill("B", 5)], ccp_spent=10))
+    jack = report.members["1"]
+    assert jack.full_cost == 12 + 1 + 3 + 2
+    assert jack.cost == 8
+    assert [s["name"] for s in jack.extra_skills] == ["Dodge", "Quick Draw"]
+    assert report.findings == []
+
+
+def test_an_extra_skill_is_checked_like_the_special_skill():
+    report = evaluate(campaign_gang(extra_skills=[skill("C", 1), skill("D", 1)]))
+    finding = assert_flags(report, "rivals.unknown_skill_table", ERROR, "1")
+    assert "extra special skill 2" in finding.message
+    assert "A (1 CCP), B (2 CCP), C (3 CCP)" in finding.message
+    assert report.members["1"].full_cost == 16  # an unknown table costs nothing
+
+    report = evaluate(campaign_gang(extra_skills=[skill("C", 7)]))
+    finding = assert_flags(report, "rivals.skill_roll_out_of_range", ERROR, "1")
+    assert "extra special skill 1" in finding.message and "1 to 6" in finding.message
+    assert report.members["1"].full_cost == 16  # the table is paid before rolling
+
+    report = evaluate(campaign_gang(extra_skills=[skill("C", 1, name="Fast")]))
+    finding = assert_flags(report, "rivals.skill_name_mismatch", ERROR, "1")
+    assert "extra special skill 1" in finding.message and "Dodge" in finding.message
+
+    report = evaluate(campaign_gang(extra_skills=[skill("C", 1, source="guessed")]))
+    finding = assert_flags(report, "rivals.unknown_skill_source", ERROR, "1")
+    assert "extra special skill 1" in finding.message
+
+
+@pytest.mark.parametrize("value", [None, "Dodge", 3])
+def test_an_extra_skill_that_is_not_a_record_is_an_error(value):
+    report = evaluate(campaign_gang(extra_skills=[value]))
+    finding = assert_flags(report, "rivals.unknown_skill_table", ERROR, "1")
+    assert "extra special skill 1" in finding.message
+
+
+def test_an_outlaw_without_campaign_keys_is_unchanged():
+    jack = evaluate(legal_gang()).members["1"]
+    assert jack.cost == jack.creation_cost == jack.full_cost == 8
+    assert (jack.saved_ccp, jack.ccp_spent, jack.owned, jack.extra_skills) == (None, None, None, [])
+    assert jack.equipment == PACKS["A"][0] and jack.cash == PACKS["A"][1]
+    assert not any("campaign" in note.lower() for note in jack.notes)
+
+
+def test_an_empty_equipment_list_means_the_outlaw_owns_nothing():
+    jack = evaluate(campaign_gang(equipment=[])).members["1"]
+    assert jack.equipment == []
+    assert any("Equipment (campaign): nothing" in note for note in jack.notes)
+
+
+def test_negative_reputation_is_read():
+    report = evaluate(campaign_gang(reputation=-5))
+    assert report.findings == []
+
+
+def test_the_schema_takes_the_campaign_keys():
+    validator = Draft202012Validator(SYSTEM.member_schema)
+    data = campaign_gang()["members"][0]["data"]
+    assert not list(validator.iter_errors(data))
+    assert not list(validator.iter_errors({**data, "reputation": -10}))
+    assert not list(validator.iter_errors({**data, "ccp_spent": 99}))  # a finding, not a type
+
+
+@pytest.mark.parametrize(
+    "key, value, path",
+    [
+        ("equipment", "Colt", ["equipment"]),
+        ("equipment", ["Colt", 3], ["equipment", 1]),
+        ("equipment", ["  "], ["equipment", 0]),
+        ("ccp", -1, ["ccp"]),
+        ("ccp", "2", ["ccp"]),
+        ("ccp_spent", -3, ["ccp_spent"]),
+        ("ccp_spent", 2.5, ["ccp_spent"]),
+        ("cash", -4, ["cash"]),
+        ("reputation", "7", ["reputation"]),
+        ("extra_skills", skill("C", 1), ["extra_skills"]),
+        ("extra_skills", [skill("C", "1")], ["extra_skills", 0, "roll"]),
+        ("extra_skills", [{"table": "C", "roll": 1}], ["extra_skills", 0]),
+        ("extra_skills", [{**skill("C", 1), "x": 1}], ["extra_skills", 0]),
+        ("status", "badly_wounded", []),
+    ],
+)  # fmt: skip
+def test_the_schema_rejects_wrong_campaign_types_with_the_path(key, value, path):
+    data = campaign_gang()["members"][0]["data"]
+    errors = list(Draft202012Validator(SYSTEM.member_schema).iter_errors({**data, key: value}))
+    assert [list(e.absolute_path) for e in errors] == [path]
+
+
 # --------------------------------------------------------------------------- content
 
 
@@ -1175,6 +1355,29 @@ GARBAGE_ROSTERS = {
                 "key": "1",
                 "data": {"special_skill": {"table": ["A"], "roll": {}, "source": 3, "skill": 5}},
             }
+        ]
+    },
+    "campaign garbage": {
+        "members": [
+            {
+                "key": "1",
+                "data": {
+                    "ccp": "lots",
+                    "ccp_spent": -4,
+                    "cash": [],
+                    "reputation": {},
+                    "equipment": "Colt '41",
+                    "extra_skills": {"table": "A"},
+                },
+            },
+            {
+                "key": "2",
+                "data": {
+                    "ccp_spent": 10**30,
+                    "equipment": [None, 3, "", ["Knife"], "Knife"],
+                    "extra_skills": [None, "A", {}, {"table": "B", "roll": "x"}],
+                },
+            },
         ]
     },
     "key and name not strings": {"members": [{"key": 7, "name": {"a": 1}, "data": {}}]},
