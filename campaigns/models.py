@@ -1,5 +1,115 @@
-"""Campaigns and club leagues live here (see the campaigns and league issues).
+"""Campaigns: who organises and plays them, and their append-only log of events.
 
-No models yet: a campaign will take *copies* of gangs from ``builder``, so nothing in
-this app may change a gang a player is still building.
+A campaign's state (every gang, member, encounter and standing) is never stored: it is
+computed by ``rules.campaign.replay`` from the log, so history can be trusted and undoing
+an encounter is itself a logged event. A gang joins as a *copy* (the roster is inside
+its ``gang_joined`` event): nothing in a campaign changes the gang it came from.
 """
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+
+from rules import system_choices
+from rules.campaign import Event
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+class Campaign(models.Model):
+    STATUS_CHOICES = [("setup", "Setting up"), ("running", "Running"), ("finished", "Finished")]
+
+    system = models.CharField(max_length=20, choices=system_choices)
+    name = models.CharField(max_length=80)
+    organiser = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="organised_campaigns"
+    )
+    encounters = models.PositiveSmallIntegerField(
+        "encounters agreed",
+        default=5,
+        validators=[MinValueValidator(1), MaxValueValidator(30)],
+        help_text="How many encounters each gang plays (Rivals recommends 4 to 6).",
+    )
+    house_rules = models.JSONField(default=dict, blank=True)
+    #: the log's status, kept here only so lists can show it without a replay
+    status = models.CharField(max_length=10, choices=STATUS_CHOICES, default="setup")
+    invite_token = models.CharField(max_length=64, unique=True, default=new_invite_token)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class CampaignGang(models.Model):
+    """A player's gang in a campaign: a copy, taken when it joined."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="gangs")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="campaign_gangs"
+    )
+    source = models.ForeignKey(
+        "builder.Gang", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    name = models.CharField(max_length=80)
+    joined = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class AppendOnly(Exception):
+    pass
+
+
+class CampaignEvent(models.Model):
+    """One entry of a campaign's log. Never changed or deleted once written."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=40)
+    data = models.JSONField(default=dict)
+    dice = models.JSONField(default=list, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "seq"], name="campaign_event_seq")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.campaign_id}#{self.seq} {self.kind}"
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise AppendOnly("a campaign's log is append-only: add an event instead")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise AppendOnly("a campaign's log is append-only: undo with a new event")
+
+    def as_event(self, username: str = "") -> Event:
+        return Event(
+            self.seq,
+            self.kind,
+            self.data,
+            username,
+            self.created.isoformat() if self.created else "",
+            tuple(self.dice or ()),
+        )

@@ -24,4 +24,5 @@ urlpatterns = [
     ),
     path("admin/", admin.site.urls),
     path("", include("builder.urls")),
+    path("", include("campaigns.urls")),
 ]

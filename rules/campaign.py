@@ -171,6 +171,8 @@ class EncounterState:
     dead: list[str] = field(default_factory=list)  # refs who need a death roll
     deaths: dict[str, dict[str, Any]] = field(default_factory=dict)
     awarded: bool = False
+    advanced: dict[str, int] = field(default_factory=dict)  # CCP/advances each member earned
+    notes: str = ""
     showdown: dict[str, Any] | None = None
     purse: dict[str, int] = field(default_factory=dict)
 
@@ -207,6 +209,7 @@ class LogLine:
     dice: tuple[Mapping[str, Any], ...]
     encounter: int | None = None
     undone: bool = False
+    gangs: tuple[str, ...] = ()  # the gangs the event concerns
 
 
 @dataclass
@@ -640,42 +643,59 @@ def replay(
     house_rules: Mapping[str, Any] | None = None,
     agreed: int = 5,
 ) -> CampaignState:
-    """The campaign's state after its events, with undone encounters left out."""
+    """The campaign's state after its events, with undone encounters left out.
+
+    Events are applied in order. An undo voids the events from its encounter's start on,
+    and the state is rebuilt from the events before them, so it is exactly what it was
+    before the encounter. Voided events keep, in the log, the text they had when they
+    happened, marked undone.
+    """
     events = sorted(events, key=lambda e: e.seq)
-    voided: list[tuple[int, int]] = []
-    for event in events:
-        if event.kind == "encounter_undone":
-            voided.append((as_int(event.data.get("encounter")) or 0, event.seq))
     state = new_state(system_id, house_rules, agreed)
+    applied: list[Event] = []
+    texts: dict[int, str] = {}
+    voided: set[int] = set()
     for event in events:
-        undone = any(start <= event.seq < end for start, end in voided)
-        if undone:
-            state.log.append(
-                LogLine(
-                    event.seq,
-                    event.kind,
-                    _describe_voided(event),
-                    event.by,
-                    event.at,
-                    event.dice,
-                    _encounter_of(event),
-                    undone=True,
-                )
-            )
-            continue
         if event.kind == "encounter_undone":
-            text = _describe_undo(event)
-        else:
-            text = _APPLY[event.kind](state, event)
-        state.log.append(
-            LogLine(
-                event.seq, event.kind, text, event.by, event.at, event.dice, _encounter_of(event)
-            )
+            first = as_int(event.data.get("encounter")) or 0
+            voided.update(e.seq for e in applied if e.seq >= first)
+            applied = [e for e in applied if e.seq < first]
+            state = new_state(system_id, house_rules, agreed)
+            for kept in applied:
+                _APPLY[kept.kind](state, kept)
+            texts[event.seq] = _describe_undo(event)
+            continue
+        texts[event.seq] = _APPLY[event.kind](state, event)
+        applied.append(event)
+    state.log = [
+        LogLine(
+            e.seq,
+            e.kind,
+            texts[e.seq],
+            e.by,
+            e.at,
+            e.dice,
+            _encounter_of(e),
+            undone=e.seq in voided,
+            gangs=_gangs_of(e),
         )
+        for e in events
+    ]
     last = state.last_encounter
     if last is None or last.awarded:
         _snapshot(state)
     return state
+
+
+def _gangs_of(event: Event) -> tuple[str, ...]:
+    """The gang ids an event concerns, for filtering a gang's history."""
+    d = event.data
+    found = [str(g) for g in d.get("gangs") or ()]
+    for key in ("gang", "member", "replaces", "challenger", "challenged", "winner"):
+        value = d.get(key)
+        if isinstance(value, str | int) and str(value):
+            found.append(str(value).partition("/")[0])
+    return tuple(dict.fromkeys(g for g in found if g))
 
 
 def _describe_undo(event: Event) -> str:
@@ -693,11 +713,6 @@ def _encounter_of(event: Event) -> int | None:
     return as_int(event.data.get("encounter"))
 
 
-def _describe_voided(event: Event) -> str:
-    label = event.kind.replace("_", " ")
-    return f"Undone: {label}."
-
-
 def prepare(
     state: CampaignState, kind: str, data: Mapping[str, Any], dice: Dice | None = None
 ) -> dict[str, Any]:
@@ -709,14 +724,6 @@ def prepare(
     if handler is None:
         raise CampaignError(f"Unknown campaign event {kind!r}.")
     return handler(state, dict(data), dice or Dice())
-
-
-def apply_new(state: CampaignState, event: Event) -> None:
-    """Fold one more (already prepared) event into ``state``."""
-    text = _APPLY[event.kind](state, event)
-    state.log.append(
-        LogLine(event.seq, event.kind, text, event.by, event.at, event.dice, _encounter_of(event))
-    )
 
 
 def _snapshot(state: CampaignState) -> None:
@@ -936,6 +943,7 @@ def _apply_encounter_recorded(state: CampaignState, event: Event) -> str:
     enc = state.encounter(d["encounter"])
     enc.happenings = [dict(h) for h in d["happenings"]]
     enc.winner = d["winner"]
+    enc.notes = d.get("notes", "")
     enc.recorded_by = d["gang"]
     enc.dispute = enc.disputed_by = ""
     enc.confirmed = {d["gang"]} if d["gang"] else set()
@@ -1143,7 +1151,10 @@ def _award(state: CampaignState, enc: EncounterState) -> str:
     lines = []
     for r in dict.fromkeys(a.member for a in enc.awards):
         m = state.member(r)
+        before = m.earned
         line = _change_score(state, m, enc.earned_by(r))
+        if m.earned > before:
+            enc.advanced[r] = m.earned - before
         if line:
             lines.append(line)
     p.after_award(state, enc)
@@ -1251,7 +1262,9 @@ def _prepare_showdown_fought(state: CampaignState, data: dict, dice: Dice) -> di
             raise CampaignError(f"Hit {i}: one of the two outlaws hits the other.", f"hits-{i}")
         amount = _whole(h.get("amount"), f"Hit {i}: the number", f"hits-{i}", low=0, high=20)
         if kind == "kill" and (fate != "dead" or to != loser):
-            raise CampaignError(f"Hit {i}: only the loser can be killed, when he ends dead.")
+            raise CampaignError(
+                f"Hit {i}: only the loser can be killed, when he ends dead.", f"hits-{i}"
+            )
         hits.append({"kind": kind, "by": by, "to": to, "amount": amount})
     return {"encounter": enc.id, "winner": winner.ref, "loser": loser, "fate": fate, "hits": hits}
 

@@ -1,0 +1,197 @@
+"""Forms for the campaign pages (campaigns/views.py). Errors are shown beside the field.
+
+A campaign's house rules depend on its game, so the set-up form carries every game's
+house-rule fields, each named ``<system>-<rule>`` and grouped by game; only the chosen
+game's group is read (the page shows every group without JavaScript, and CSS hides the
+others where the browser can).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from builder.models import Gang
+from campaigns.models import Campaign
+from rules import all_systems
+from rules.campaign import progression_for
+
+MAX_RULE = 1000  # the largest number a house rule may hold
+#: the few house rules that may be below zero (a penalty), with their lowest value
+NEGATIVE_RULES = {"left_xp": -MAX_RULE}
+#: house rules that are a count of something, never 0
+POSITIVE_RULES = {"per_advance", "old_hand_xp", "veteran_xp", "limit"}
+
+RULE_LABELS = {
+    "limit": "Gang limit when joining",
+    "win_xp": "Experience for winning",
+    "left_xp": "Experience for leaving the table early",
+    "per_advance": "Experience per advance",
+    "purse_per_game": "Dollars per game",
+    "death_roll": "Death rolls",
+    "old_hand_xp": "Experience to become an Old Hand",
+    "veteran_xp": "Experience to become a Veteran",
+}
+
+
+def rule_label(name: str) -> str:
+    return RULE_LABELS.get(name, name.replace("_", " ").capitalize())
+
+
+def rule_field(name: str, default: Any, help_text: str) -> forms.Field:
+    """A form field for one house rule, from its default value's type."""
+    label = rule_label(name)
+    if isinstance(default, bool):
+        return forms.BooleanField(label=label, required=False, help_text=help_text)
+    if name == "limit":
+        return forms.IntegerField(
+            label=label, required=False, min_value=1, max_value=100_000, help_text=help_text
+        )
+    low = NEGATIVE_RULES.get(name, 1 if name in POSITIVE_RULES else 0)
+    return forms.IntegerField(label=label, min_value=low, max_value=MAX_RULE, help_text=help_text)
+
+
+def rule_names(system_id: str) -> list[str]:
+    """The house rules a game's campaigns may change (none for Rivals: the book's rules)."""
+    progression = progression_for(system_id)
+    return [name for name in progression.defaults if name in progression.rule_help]
+
+
+def rule_fields(system_id: str) -> dict[str, forms.Field]:
+    progression = progression_for(system_id)
+    return {
+        name: rule_field(name, progression.defaults[name], progression.rule_help[name])
+        for name in rule_names(system_id)
+    }
+
+
+class HouseRulesMixin:
+    """Reads the chosen game's house-rule fields (``<system>-<rule>``) into a dict."""
+
+    def rule_groups(self) -> list[dict[str, Any]]:
+        """Per game in the form: its id, name, bound fields, and the line shown when it
+        has none."""
+        groups = []
+        for system in self.rule_systems:
+            names = [f"{system.id}-{name}" for name in rule_names(system.id)]
+            groups.append(
+                {
+                    "system": system,
+                    "fields": [self[n] for n in names],
+                    "none": f"{system.name} uses the book's rules: there are no house rules to set."
+                    if not names
+                    else "",
+                }
+            )
+        return groups
+
+    def house_rules(self, system_id: str) -> dict[str, Any]:
+        return {
+            name: self.cleaned_data.get(f"{system_id}-{name}") for name in rule_names(system_id)
+        }
+
+
+class CampaignForm(HouseRulesMixin, forms.Form):
+    """A new campaign: game, name, encounters agreed, and the game's house rules."""
+
+    system = forms.ChoiceField(label="Game system")
+    name = forms.CharField(max_length=80, label="Campaign name")
+    encounters = forms.IntegerField(
+        label="Encounters agreed",
+        min_value=1,
+        max_value=30,
+        initial=5,
+        help_text="How many encounters each gang plays. Rivals recommends 4 to 6.",
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.rule_systems = list(all_systems())
+        self.fields["system"].choices = [(s.id, s.name) for s in self.rule_systems]
+        self.fields["name"].widget.attrs["autocomplete"] = "off"
+        for system in self.rule_systems:
+            defaults = progression_for(system.id).defaults
+            for name, field in rule_fields(system.id).items():
+                field.initial = defaults[name]
+                self.fields[f"{system.id}-{name}"] = field
+
+    def full_clean(self):
+        super().full_clean()
+        # Only the chosen game's house rules are read: the other games' fields may hold
+        # anything (the browser sends every group) and must not stop the form.
+        if not self.is_bound:
+            return
+        chosen = self.cleaned_data.get("system")
+        for system in self.rule_systems:
+            if system.id != chosen:
+                for name in rule_names(system.id):
+                    self._errors.pop(f"{system.id}-{name}", None)
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"].strip()
+        if not name:
+            raise forms.ValidationError("Give the campaign a name.")
+        return name
+
+
+class CampaignSettingsForm(HouseRulesMixin, forms.Form):
+    """The organiser's settings: name, encounters agreed, and (while it is being set up)
+    the house rules of the campaign's game."""
+
+    name = forms.CharField(max_length=80, label="Campaign name")
+    encounters = forms.IntegerField(
+        label="Encounters agreed",
+        min_value=1,
+        max_value=30,
+        help_text="How many encounters each gang plays. Rivals recommends 4 to 6.",
+    )
+
+    def __init__(self, *args, campaign: Campaign, **kwargs):
+        self.campaign = campaign
+        if "initial" not in kwargs:  # a disabled field's value comes from here
+            initial = {"name": campaign.name, "encounters": campaign.encounters}
+            rules = progression_for(campaign.system).house_rules(campaign.house_rules)
+            for name in rule_names(campaign.system):
+                initial[f"{campaign.system}-{name}"] = rules.get(name)
+            kwargs["initial"] = initial
+        super().__init__(*args, **kwargs)
+        self.rule_systems = [s for s in all_systems() if s.id == campaign.system]
+        self.rules_locked = campaign.status != "setup"
+        for name, field in rule_fields(campaign.system).items():
+            field.disabled = self.rules_locked
+            if self.rules_locked:
+                field.help_text = "Fixed once the campaign has started."
+            self.fields[f"{campaign.system}-{name}"] = field
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"].strip()
+        if not name:
+            raise forms.ValidationError("Give the campaign a name.")
+        return name
+
+
+class JoinForm(forms.Form):
+    """Which of the player's own gangs (of the campaign's game) joins."""
+
+    gang = forms.ModelChoiceField(
+        queryset=Gang.objects.none(),
+        label="Your gang",
+        empty_label="Choose one of your gangs",
+        error_messages={
+            "required": "Choose the gang you join with.",
+            "invalid_choice": "Choose one of your own gangs of this game.",
+        },
+        help_text="A copy of the gang as it is now joins: later changes in the builder "
+        "don't change the campaign's gang.",
+    )
+
+    def __init__(self, *args, user, campaign: Campaign, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["gang"].queryset = user.gangs.filter(system=campaign.system).order_by("name")
+
+
+class FinishForm(forms.Form):
+    """Finishing before every gang played the agreed encounters needs a second yes."""
+
+    confirm = forms.BooleanField(required=False)

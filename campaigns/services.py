@@ -1,0 +1,144 @@
+"""Everything that changes a campaign, each inside one transaction.
+
+Views call these; they call the rules engine (``rules.campaign``), which says whether an
+event is allowed and what it means. A change is always a new event in the log.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q, QuerySet
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+
+from builder.models import Gang
+from builder.roster import export_roster
+from campaigns.models import Campaign, CampaignEvent, CampaignGang
+from rules.campaign import CampaignError, CampaignState, prepare, progression_for, replay
+from rules.dice import Dice
+
+__all__ = [
+    "CampaignError",
+    "campaigns_for",
+    "create_campaign",
+    "get_campaign_for_user",
+    "join_campaign",
+    "record",
+    "state_of",
+    "update_settings",
+    "user_gang_ids",
+]
+
+
+def campaigns_for(user) -> QuerySet[Campaign]:
+    """Campaigns the user organises or plays in."""
+    return (
+        Campaign.objects.filter(Q(organiser=user) | Q(gangs__player=user))
+        .distinct()
+        .select_related("organiser")
+    )
+
+
+def get_campaign_for_user(user, campaign_id: int) -> Campaign:
+    """A campaign the user organises or plays in; anyone else gets a 404."""
+    return get_object_or_404(campaigns_for(user), pk=campaign_id)
+
+
+def user_gang_ids(campaign: Campaign, user) -> set[str]:
+    """The ids (as the log names them) of the user's gangs in the campaign."""
+    return {str(pk) for pk in campaign.gangs.filter(player=user).values_list("pk", flat=True)}
+
+
+def state_of(campaign: Campaign) -> CampaignState:
+    """The campaign's state, replayed from its log (one query)."""
+    events = [
+        e.as_event(e.user.username if e.user else "")
+        for e in campaign.events.select_related("user").order_by("seq")
+    ]
+    return replay(campaign.system, events, campaign.house_rules, campaign.encounters)
+
+
+@transaction.atomic
+def create_campaign(
+    organiser, *, system: str, name: str, encounters: int, house_rules: Mapping[str, Any]
+) -> Campaign:
+    rules = progression_for(system).house_rules(house_rules)
+    return Campaign.objects.create(
+        organiser=organiser, system=system, name=name, encounters=encounters, house_rules=rules
+    )
+
+
+@transaction.atomic
+def update_settings(
+    campaign: Campaign, *, name: str, encounters: int, house_rules: Mapping[str, Any]
+) -> Campaign:
+    """Name and agreed encounters; the house rules only while the campaign is set up
+    (changing them later would rewrite what the log already means)."""
+    locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    locked.name = name
+    locked.encounters = encounters
+    if locked.status == "setup":
+        locked.house_rules = progression_for(locked.system).house_rules(house_rules)
+    elif house_rules and dict(house_rules) != dict(locked.house_rules):
+        raise CampaignError("House rules can't change once the campaign has started.")
+    locked.save()
+    return locked
+
+
+@transaction.atomic
+def record(
+    campaign: Campaign,
+    user,
+    kind: str,
+    data: Mapping[str, Any],
+    *,
+    rng: random.Random | None = None,
+) -> CampaignState:
+    """Check one event against the campaign's log, roll its dice and append it.
+
+    The campaign row is locked, so two players recording at once are put in order.
+    Raises :class:`CampaignError` (nothing is written) if the rules refuse it.
+    """
+    locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    state = state_of(locked)
+    dice = Dice(rng or random.SystemRandom())
+    prepared = prepare(state, kind, data, dice)
+    last = locked.events.order_by("-seq").values_list("seq", flat=True).first() or 0
+    CampaignEvent.objects.create(
+        campaign=locked,
+        seq=last + 1,
+        kind=kind,
+        data=prepared,
+        dice=[roll.to_dict() for roll in dice.log],
+        user=user,
+    )
+    new = state_of(locked)
+    Campaign.objects.filter(pk=locked.pk).update(status=new.status, updated=timezone.now())
+    campaign.status = new.status
+    return new
+
+
+@transaction.atomic
+def join_campaign(campaign: Campaign, user, gang: Gang) -> CampaignGang:
+    """Join with a copy of one of the user's gangs (its roster as it is now)."""
+    if gang.owner_id != user.pk:
+        raise CampaignError("You can only join with one of your own gangs.", "gang")
+    if gang.system != campaign.system:
+        raise CampaignError("Pick a gang of this campaign's game.", "gang")
+    entry = CampaignGang.objects.create(campaign=campaign, player=user, source=gang, name=gang.name)
+    record(
+        campaign,
+        user,
+        "gang_joined",
+        {
+            "gang": str(entry.pk),
+            "name": gang.name,
+            "player": user.username,
+            "roster": export_roster(gang),
+        },
+    )
+    return entry

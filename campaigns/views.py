@@ -1,0 +1,420 @@
+"""The campaign pages: list, set-up, joining, the campaign's home, history and printing.
+
+Thin views: read the request, call one service, render. Every campaign URL starts from
+``services.get_campaign_for_user`` (a stranger gets a 404), except the join page, reached
+by its invite link. The rules engine says what an event means; a refusal
+(``CampaignError``) is shown beside the field it concerns, or as a message, never a 500.
+The encounter pages and a gang's page are in ``campaigns/encounter_views.py``.
+"""
+
+from __future__ import annotations
+
+import datetime
+from functools import wraps
+from itertools import groupby
+from typing import Any
+from urllib.parse import urlencode
+
+from django.conf import settings
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.shortcuts import get_object_or_404, redirect, render, resolve_url
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods
+from django_htmx.http import HttpResponseClientRedirect
+
+from builder import printing
+from builder.forms import PrintForm
+from builder.views import login_required as builder_login_required
+from campaigns import access, chronicle, services
+from campaigns.forms import CampaignForm, CampaignSettingsForm, FinishForm, JoinForm
+from campaigns.models import Campaign, CampaignEvent, CampaignGang
+from rules import get_system
+from rules.campaign import RUNNING, SETUP, CampaignError, CampaignState, replay
+
+PAGE_METHODS = ["GET", "HEAD", "POST"]
+
+
+def login_required(view):
+    """The builder's ``login_required``; a logged-out POST comes back to the campaign's
+    page after logging in (its own URL only takes POST)."""
+    guarded = builder_login_required(view)
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if (
+            not request.user.is_authenticated
+            and request.method not in ("GET", "HEAD")
+            and "campaign_id" in kwargs
+        ):
+            back = reverse("campaign_detail", args=[kwargs["campaign_id"]])
+            url = f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': back})}"
+            return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+        return guarded(request, *args, **kwargs)
+
+    return wrapper
+
+
+def post_only(view):
+    """An action: POST does it; a GET (a reload, a typed URL) goes to the campaign."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.method == "POST":
+            return view(request, *args, **kwargs)
+        if request.method in ("GET", "HEAD"):
+            return redirect("campaign_detail", campaign_id=kwargs["campaign_id"])
+        return HttpResponseNotAllowed(["POST"])
+
+    return wrapper
+
+
+def _campaign(request: HttpRequest, campaign_id: int) -> Campaign:
+    return services.get_campaign_for_user(request.user, campaign_id)
+
+
+def _detail(campaign: Campaign, anchor: str = "") -> HttpResponse:
+    return redirect(reverse("campaign_detail", args=[campaign.pk]) + anchor)
+
+
+def _record(request: HttpRequest, campaign: Campaign, kind: str, data: dict, done: str) -> bool:
+    """Record one event; say what happened (or why not) as a message."""
+    try:
+        services.record(campaign, request.user, kind, data)
+    except CampaignError as error:
+        messages.error(request, error.message)
+        return False
+    messages.success(request, done)
+    return True
+
+
+# --------------------------------------------------------------------------- the list
+
+
+def _states(campaigns: list[Campaign]) -> dict[int, CampaignState]:
+    """Every campaign's state, replayed from one query of all their events."""
+    events = (
+        CampaignEvent.objects.filter(campaign__in=campaigns)
+        .select_related("user")
+        .order_by("campaign_id", "seq")
+    )
+    by_campaign = {
+        pk: [e.as_event(e.user.username if e.user else "") for e in group]
+        for pk, group in groupby(events, key=lambda e: e.campaign_id)
+    }
+    return {
+        c.pk: replay(c.system, by_campaign.get(c.pk, []), c.house_rules, c.encounters)
+        for c in campaigns
+    }
+
+
+@login_required
+def campaign_list(request: HttpRequest) -> HttpResponse:
+    campaigns = list(services.campaigns_for(request.user))
+    states = _states(campaigns) if campaigns else {}
+    mine: dict[int, list[tuple[str, str]]] = {}
+    if campaigns:
+        for campaign_id, pk, name in CampaignGang.objects.filter(
+            campaign__in=campaigns, player=request.user
+        ).values_list("campaign_id", "pk", "name"):
+            mine.setdefault(campaign_id, []).append((str(pk), name))
+    entries = []
+    for campaign in campaigns:
+        state = states[campaign.pk]
+        gangs = [name for gang_id, name in mine.get(campaign.pk, []) if gang_id in state.gangs]
+        roles = []
+        if campaign.organiser_id == request.user.pk:
+            roles.append("Organiser")
+        if gangs:
+            roles.append("Playing " + ", ".join(f"“{g}”" for g in gangs))
+        entries.append(
+            {
+                "campaign": campaign,
+                "state": state,
+                "system": get_system(campaign.system),
+                "played": sum(1 for e in state.encounters if e.awarded),
+                "open": sum(1 for e in state.encounters if e.open),
+                "role": " · ".join(roles) or "Left",
+            }
+        )
+    return render(request, "campaigns/campaign_list.html", {"entries": entries})
+
+
+# --------------------------------------------------------------------------- set-up
+
+
+@login_required
+@require_http_methods(PAGE_METHODS)
+def campaign_create(request: HttpRequest) -> HttpResponse:
+    form = CampaignForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        system = form.cleaned_data["system"]
+        campaign = services.create_campaign(
+            request.user,
+            system=system,
+            name=form.cleaned_data["name"],
+            encounters=form.cleaned_data["encounters"],
+            house_rules=form.house_rules(system),
+        )
+        messages.success(
+            request, f"“{campaign.name}” is set up. Send the invite link to the players."
+        )
+        return _detail(campaign)
+    return render(request, "campaigns/campaign_form.html", {"form": form, "creating": True})
+
+
+@login_required
+@require_http_methods(PAGE_METHODS)
+def campaign_settings(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = _campaign(request, campaign_id)
+    access.require_organiser(campaign, request.user)
+    if request.method == "POST":
+        form = CampaignSettingsForm(request.POST, campaign=campaign)
+        if form.is_valid():
+            rules = {} if form.rules_locked else form.house_rules(campaign.system)
+            try:
+                services.update_settings(
+                    campaign,
+                    name=form.cleaned_data["name"],
+                    encounters=form.cleaned_data["encounters"],
+                    house_rules=rules,
+                )
+            except CampaignError as error:
+                form.add_error(error.field if error.field in form.fields else None, error.message)
+            else:
+                messages.success(request, "The campaign's settings are saved.")
+                return _detail(campaign)
+    else:
+        form = CampaignSettingsForm(campaign=campaign)
+    context = {"form": form, "campaign": campaign, "system": get_system(campaign.system)}
+    return render(request, "campaigns/campaign_form.html", context)
+
+
+@login_required
+@require_http_methods(PAGE_METHODS)
+def campaign_join(request: HttpRequest, token: str) -> HttpResponse:
+    campaign = get_object_or_404(Campaign.objects.select_related("organiser"), invite_token=token)
+    state = services.state_of(campaign)
+    form = JoinForm(request.POST or None, user=request.user, campaign=campaign)
+    setting_up = state.status == SETUP
+    if request.method == "POST" and setting_up and form.is_valid():
+        gang = form.cleaned_data["gang"]
+        joined = CampaignGang.objects.filter(
+            campaign=campaign, source=gang, pk__in=[int(g) for g in state.gangs]
+        )
+        if joined.exists():
+            form.add_error(
+                "gang",
+                f"“{gang.name}” has already joined this campaign. You may join with another "
+                "of your gangs.",
+            )
+        else:
+            try:
+                services.join_campaign(campaign, request.user, gang)
+            except CampaignError as error:
+                form.add_error("gang" if error.field in (None, "gang") else None, error.message)
+            else:
+                messages.success(request, f"“{gang.name}” joined “{campaign.name}”.")
+                return _detail(campaign)
+    context = {
+        "campaign": campaign,
+        "state": state,
+        "system": get_system(campaign.system),
+        "form": form,
+        "setting_up": setting_up,
+        "has_gangs": form.fields["gang"].queryset.exists() if setting_up else False,
+        "is_member": campaign.organiser_id == request.user.pk
+        or campaign.gangs.filter(player=request.user).exists(),
+    }
+    return render(request, "campaigns/campaign_join.html", context)
+
+
+@login_required
+@post_only
+def campaign_leave(request: HttpRequest, campaign_id: int, gang_id: int) -> HttpResponse:
+    campaign = _campaign(request, campaign_id)
+    state = services.state_of(campaign)
+    gang = state.gangs.get(str(gang_id))
+    if gang is None:
+        raise Http404("That gang is not in this campaign.")
+    mine = services.user_gang_ids(campaign, request.user)
+    if not access.is_organiser(campaign, request.user):
+        access.require_player(mine, str(gang_id))
+    if not _record(
+        request, campaign, "gang_left", {"gang": gang.id}, f"“{gang.name}” left the campaign."
+    ):
+        return _detail(campaign)
+    if access.is_organiser(campaign, request.user) or mine - {gang.id}:
+        return _detail(campaign)
+    return redirect("campaign_list")
+
+
+@login_required
+@post_only
+def campaign_start(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = _campaign(request, campaign_id)
+    access.require_organiser(campaign, request.user)
+    _record(request, campaign, "campaign_started", {}, "The campaign has started.")
+    return _detail(campaign)
+
+
+@login_required
+@post_only
+def campaign_finish(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = _campaign(request, campaign_id)
+    access.require_organiser(campaign, request.user)
+    state = services.state_of(campaign)
+    form = FinishForm(request.POST)
+    confirmed = form.is_valid() and form.cleaned_data["confirm"]
+    if state.status == RUNNING and not state.all_played and not confirmed:
+        behind = [
+            (g, state.played(g.id)) for g in state.active_gangs if state.played(g.id) < state.agreed
+        ]
+        context = {"campaign": campaign, "state": state, "behind": behind}
+        return render(request, "campaigns/campaign_finish.html", context)
+    _record(request, campaign, "campaign_finished", {}, "The campaign is finished.")
+    return _detail(campaign)
+
+
+# --------------------------------------------------------------------------- the campaign
+
+
+@login_required
+def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = _campaign(request, campaign_id)
+    state = services.state_of(campaign)
+    mine = services.user_gang_ids(campaign, request.user)
+    organiser = access.is_organiser(campaign, request.user)
+    gangs = chronicle.members_table(state)
+    for row in gangs:
+        gang = row["gang"]
+        row.update(
+            mine=gang.id in mine,
+            open=state.open_encounter(gang.id),
+            played=state.played(gang.id),
+        )
+    encounters = [
+        {
+            "enc": enc,
+            "gangs": [state.gangs[g] for g in enc.gangs if g in state.gangs],
+            "where": chronicle.encounter_where(enc),
+            "winner": chronicle.encounter_winner(state, enc),
+            "mine": bool(set(enc.gangs) & mine),
+        }
+        for enc in state.encounters
+    ]
+    context = {
+        "campaign": campaign,
+        "state": state,
+        "system": get_system(campaign.system),
+        "is_organiser": organiser,
+        "mine": mine,
+        "standings": [row["standing"] for row in gangs],
+        "gangs": gangs,
+        "encounters": encounters,
+        "open_encounters": [e for e in encounters if e["enc"].open],
+        "last_encounter": state.last_encounter,
+        "invite_url": request.build_absolute_uri(
+            reverse("campaign_join", args=[campaign.invite_token])
+        ),
+        "can_start": organiser and state.status == SETUP and len(state.gangs) >= 2,
+        "charts": chronicle.state_charts(state) if state.status != SETUP else [],
+        "member_word": chronicle.member_word(state),
+    }
+    return render(request, "campaigns/campaign_detail.html", context)
+
+
+def _when(at: str) -> datetime.datetime | None:
+    try:
+        moment = datetime.datetime.fromisoformat(at)
+    except (TypeError, ValueError):
+        return None
+    if timezone.is_naive(moment):
+        return moment
+    return timezone.localtime(moment)
+
+
+@login_required
+def campaign_history(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = _campaign(request, campaign_id)
+    state = services.state_of(campaign)
+    numbers = {e.id: e.number for e in state.encounters}
+    groups: list[dict[str, Any]] = []
+    for key, lines in groupby(state.log, key=lambda line: line.encounter):
+        lines = list(lines)
+        if key is None:
+            title = "The campaign"
+        elif key in numbers:
+            title = f"Encounter {numbers[key]}"
+        else:
+            title = "An encounter that was undone"
+        groups.append(
+            {
+                "title": title,
+                "encounter": key if key in numbers else None,
+                "lines": [{"line": line, "when": _when(line.at)} for line in lines],
+            }
+        )
+    context = {"campaign": campaign, "state": state, "groups": groups}
+    return render(request, "campaigns/campaign_history.html", context)
+
+
+# --------------------------------------------------------------------------- printing
+
+
+@login_required
+def campaign_chronicle(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = _campaign(request, campaign_id)
+    state = services.state_of(campaign)
+    paper = request.GET.get("paper", "a4")
+    if paper not in printing.PAPERS:
+        paper = "a4"
+    try:
+        content = chronicle.chronicle_pdf(campaign, state, paper=paper)
+    except printing.PdfError as error:
+        status = 504 if isinstance(error, printing.PdfTimeout) else 503
+        back = reverse("campaign_detail", args=[campaign.pk])
+        context = {"gang": campaign, "error": error, "back": back}
+        return render(request, "builder/pdf_error.html", context, status=status)
+    response = HttpResponse(content, content_type="application/pdf")
+    name = chronicle.filename(campaign, paper)
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@login_required
+def campaign_gang_print(request: HttpRequest, campaign_id: int, gang_id: int) -> HttpResponse:
+    """The campaign gang as it stands now: cards, sheet or quick reference."""
+    campaign = _campaign(request, campaign_id)
+    state = services.state_of(campaign)
+    gang = state.gangs.get(str(gang_id))
+    if gang is None:
+        raise Http404("That gang is not in this campaign.")
+    roster = gang.current_roster(state.progression)
+    members = [(m["key"], m["name"]) for m in roster["members"]]
+    form = PrintForm(request.GET, members=members)
+    back = reverse("campaign_gang", args=[campaign.pk, gang.id])
+    if not form.is_valid():
+        context = {"gang": gang, "form": form, "back": back}
+        return render(request, "builder/print_error.html", context, status=400)
+    options = form.cleaned_data
+    member = options["member"]
+    try:
+        content, _cached = printing.cached_pdf(
+            roster,
+            options["kind"],
+            paper=options["paper"],
+            fronts_only=options["fronts_only"],
+            member_key=member or None,
+            share_url=request.build_absolute_uri(back),
+        )
+    except printing.PdfError as error:
+        status = 504 if isinstance(error, printing.PdfTimeout) else 503
+        context = {"gang": gang, "error": error, "back": back}
+        return render(request, "builder/pdf_error.html", context, status=status)
+    name = dict(members).get(member, "") if member else ""
+    response = HttpResponse(content, content_type="application/pdf")
+    filename = printing.filename(gang.name, options["kind"], paper=options["paper"], member=name)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
