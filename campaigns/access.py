@@ -11,9 +11,45 @@
 
 from __future__ import annotations
 
+from functools import wraps
+from typing import Any
+from urllib.parse import urlencode
+
+from django.conf import settings
 from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, resolve_url
+from django.urls import reverse
+from django_htmx.http import HttpResponseClientRedirect
 
 from campaigns.models import Campaign
+
+
+def login_required(view):
+    """Log in first, then come back: to the page asked for (a GET), or to the campaign page
+    a form was on (a POST: the action URLs only take POST). htmx requests are sent to the
+    login page with ``HX-Redirect`` rather than getting it swapped into the page."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.user.is_authenticated:
+            return view(request, *args, **kwargs)
+        if request.method in ("GET", "HEAD"):
+            back = request.get_full_path()
+        elif "encounter_id" in kwargs:
+            back = reverse("encounter_detail", args=[kwargs["campaign_id"], kwargs["encounter_id"]])
+        elif "gang_id" in kwargs:
+            back = reverse("campaign_gang", args=[kwargs["campaign_id"], kwargs["gang_id"]])
+        elif "campaign_id" in kwargs:
+            back = reverse("campaign_detail", args=[kwargs["campaign_id"]])
+        else:
+            back = request.path
+        url = f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': back})}"
+        if request.htmx:
+            return HttpResponseClientRedirect(url)
+        return redirect(url)
+
+    return wrapper
 
 
 def is_organiser(campaign: Campaign, user) -> bool:

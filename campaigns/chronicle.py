@@ -68,12 +68,12 @@ def state_charts(state: CampaignState) -> list[Chart]:
         for m in gang.members.values():
             values = by_ref.get(m.ref) or [None] * len(labels)
             members.append(Series(f"{m.name} ({gang.name})", values))
-    title = f"{member_word(state).capitalize()} {label.lower()} after each encounter"
+    title = f"{member_word(state).capitalize()} {state.progression.score_word} after each encounter"
     gang_labels, by_gang = state.gang_series()
     gangs = [
         Series(g.name, by_gang.get(g.id) or [None] * len(gang_labels)) for g in state.gangs.values()
     ]
-    gang_title = f"Gang totals ({label.lower()}) after each encounter"
+    gang_title = f"Gang totals ({state.progression.score_word}) after each encounter"
     return [
         Chart(
             title,

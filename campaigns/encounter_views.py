@@ -17,19 +17,15 @@ import random
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import wraps
 from typing import Any
-from urllib.parse import urlencode
 
-from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
-from django.shortcuts import redirect, render, resolve_url
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
-from django_htmx.http import HttpResponseClientRedirect
 
 from builder.models import Member, MemberItem
 from builder.roster import member_data
@@ -89,29 +85,7 @@ MINUS = "\u2212"
 # --------------------------------------------------------------------------- plumbing
 
 
-def login_required(view):
-    """``builder.views.login_required`` for campaign URLs: a visitor who isn't logged in
-    goes to the login page and comes back to the campaign page the form was on (the
-    builder's version would send a POST with a ``gang_id`` to a builder gang)."""
-
-    @wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if request.user.is_authenticated:
-            return view(request, *args, **kwargs)
-        if request.method in ("GET", "HEAD"):
-            back = request.get_full_path()
-        elif "encounter_id" in kwargs:
-            back = reverse("encounter_detail", args=[kwargs["campaign_id"], kwargs["encounter_id"]])
-        elif "gang_id" in kwargs:
-            back = reverse("campaign_gang", args=[kwargs["campaign_id"], kwargs["gang_id"]])
-        else:
-            back = request.path
-        url = f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': back})}"
-        if request.htmx:
-            return HttpResponseClientRedirect(url)
-        return redirect(url)
-
-    return wrapper
+login_required = access.login_required
 
 
 @dataclass
@@ -439,13 +413,13 @@ def _showdown(
                 out["why"] = "A gang rode to Mexico: no showdown."
             elif a.total == b.total:
                 out["why"] = (
-                    f"Both gangs have {a.total} {p.score_label.lower()}: neither is lower, so "
+                    f"Both gangs have {a.total} {p.score_word}: neither is lower, so "
                     "nobody may challenge."
                 )
             else:
                 low, high = (a, b) if a.total < b.total else (b, a)
                 out["why"] = (
-                    f"No outlaw of {low.name} (the gang with less {p.score_label.lower()}) "
+                    f"No outlaw of {low.name} (the gang with less {p.score_word}) "
                     f"shares a notoriety with an outlaw of {high.name}."
                 )
             return out
@@ -499,15 +473,28 @@ def _death_rows(
     return rows
 
 
+#: What a death roll's result means under the house rules of the games other than Rivals
+#: (the book's death table speaks of skill rows and reputation).
+HOUSE_DEATH_TEXT = {
+    "dead": "Dead! Removed from the gang.",
+    "badly_wounded": "Loses one point from a random attribute above 1 and earns no {score} "
+    "this encounter.",
+    "playing_dead": "Not really hurt that bad, just playing dead. Earns no {score} this encounter.",
+}
+
+
 def _death_results(state: CampaignState, enc: EncounterState) -> list[dict[str, Any]]:
     lines = _death_lines(state, enc)
+    p = state.progression
     rows = []
     for ref, d in enc.deaths.items():
         m = state.member(ref)
         try:
-            text = state.progression.death_result(d["roll"]).get("text", "")
+            text = p.death_result(d["roll"]).get("text", "")
         except (KeyError, ValueError):
             text = ""
+        if not p.has_showdown and d["result"] in HOUSE_DEATH_TEXT:
+            text = HOUSE_DEATH_TEXT[d["result"]].format(score=p.score_label)
         line = lines.get(ref)
         said = line.text.split(f" Encounter {enc.number} settled:")[0] if line else ""
         rows.append(
@@ -906,7 +893,7 @@ def _gang_context(
             "title": title,
             "bonus": bonus,
             "equipment": grouped(m.equipment),
-            "findings": report.findings_for(m.key),
+            "findings": [f for f in report.findings_for(m.key) if f.code not in p.campaign_ignores],
         }
         if can_act:
             options = p.advance_options(m)
@@ -942,6 +929,7 @@ def _gang_context(
     finding_rows = [
         {"finding": f, "member": report.members.get(f.member) if f.member else None}
         for f in report.findings
+        if f.code not in p.campaign_ignores
     ]
     return {
         "campaign": seat.campaign,

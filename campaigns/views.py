@@ -13,20 +13,16 @@ import datetime
 from functools import wraps
 from itertools import groupby
 from typing import Any
-from urllib.parse import urlencode
 
-from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
-from django.shortcuts import get_object_or_404, redirect, render, resolve_url
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods
-from django_htmx.http import HttpResponseClientRedirect
 
 from builder import printing
 from builder.forms import PrintForm
-from builder.views import login_required as builder_login_required
 from campaigns import access, chronicle, services
 from campaigns.forms import CampaignForm, CampaignSettingsForm, FinishForm, JoinForm
 from campaigns.models import Campaign, CampaignEvent, CampaignGang
@@ -36,24 +32,7 @@ from rules.campaign import RUNNING, SETUP, CampaignError, CampaignState, replay
 PAGE_METHODS = ["GET", "HEAD", "POST"]
 
 
-def login_required(view):
-    """The builder's ``login_required``; a logged-out POST comes back to the campaign's
-    page after logging in (its own URL only takes POST)."""
-    guarded = builder_login_required(view)
-
-    @wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if (
-            not request.user.is_authenticated
-            and request.method not in ("GET", "HEAD")
-            and "campaign_id" in kwargs
-        ):
-            back = reverse("campaign_detail", args=[kwargs["campaign_id"]])
-            url = f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': back})}"
-            return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
-        return guarded(request, *args, **kwargs)
-
-    return wrapper
+login_required = access.login_required
 
 
 def post_only(view):

@@ -388,6 +388,7 @@ class Progression:
     """
 
     score_label = "XP"
+    score_word = "XP"  # the score in running text ("no XP this encounter")
     earned_label = "advances"
     title = "Campaign champions"
     #: the happening kinds an encounter record may hold, with their labels
@@ -412,9 +413,17 @@ class Progression:
     }
     uses_location = False
     injury_stats: tuple[str, ...] = ()
+    #: finding codes about building a gang that mean nothing once it is in a campaign
+    campaign_ignores: frozenset[str] = frozenset()
 
     def __init__(self, system_id: str):
         self.system_id = system_id
+
+    @property
+    def earned_one(self) -> str:
+        """``earned_label`` for one: "1 promotion", "1 CCP"."""
+        label = self.earned_label
+        return label[:-1] if label.endswith("s") else label
 
     # -- set-up
     def house_rules(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -758,7 +767,7 @@ def _change_score(state: CampaignState, m: MemberState, delta: int) -> str:
         m.best = m.score
         if new > 0:
             m.earned += new
-            gained = f", {_plural(new, p.earned_label.rstrip('s'), p.earned_label)} earned"
+            gained = f", {_plural(new, p.earned_one, p.earned_label)} earned"
     p.on_gain(m, delta, state.rules)
     return f"{m.name} {_signed(delta)} {p.score_label} (now {m.score}{gained})"
 
@@ -1085,7 +1094,7 @@ def _apply_death_rolled(state: CampaignState, event: Event) -> str:
         m.notes.append(f"{what} in encounter {enc.number}{': ' + lost if lost else ''}.")
         if lost:
             text += f" {lost}."
-        text += f" No {state.score_label.lower()} this encounter."
+        text += f" No {state.progression.score_word} this encounter."
     if enc.showdown and enc.showdown.get("fate") == "dead" and m.ref == enc.showdown["loser"]:
         _void_showdown(state, enc, m)
     elif not enc.death_rolls_left and not enc.awarded:
@@ -1144,7 +1153,7 @@ def _award(state: CampaignState, enc: EncounterState) -> str:
         death = enc.deaths.get(award.member)
         if death and award.amount > 0:
             award.counts = False
-            award.why_not = f"{death['name']}: no {p.score_label.lower()} this encounter"
+            award.why_not = f"{death['name']}: no {p.score_word} this encounter"
         if award.counts and not p.earns(state.member(award.member)):
             award.counts = False
             award.why_not = p.no_gain_reason
@@ -1164,7 +1173,7 @@ def _award(state: CampaignState, enc: EncounterState) -> str:
         for g in enc.gangs:
             state.gangs[g].purse += purse
             enc.purse[g] = purse
-    done = "; ".join(lines) if lines else f"no {p.score_label.lower()} changed"
+    done = "; ".join(lines) if lines else f"no {p.score_word} changed"
     return f"Encounter {enc.number} settled: {done}."
 
 
@@ -1422,6 +1431,7 @@ class RivalsProgression(Progression):
     """Outlaws: Rivals, as the book and RULES.md say: reputation, notoriety, CCP."""
 
     score_label = "Reputation"
+    score_word = "reputation"
     earned_label = "CCP"
     title = "The Most Wanted Outlaws in the Old West"
     happening_kinds = {
@@ -1434,6 +1444,7 @@ class RivalsProgression(Progression):
     rule_help: dict[str, str] = {}
     uses_location = True
     has_showdown = True
+    campaign_ignores = frozenset({"rivals.ccp_unspent"})  # spent or lost at creation
     no_gain_reason = "earns no reputation"
     SKILL_ROWS = ("handgun", "rifle", "shotgun", "brawl", "riding")
 
