@@ -1,0 +1,462 @@
+"""Everything that changes a club or a league, each inside one transaction.
+
+Views call these. The arithmetic (standings, tiebreakers, pairings) is plain Python in
+``campaigns/league.py``; the rules of each game (is a gang legal under the cap?) come
+from the rules engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Prefetch, QuerySet
+from django.shortcuts import get_object_or_404
+
+from builder.models import Gang, Member, MemberItem
+from builder.roster import gang_roster
+from campaigns import league as arithmetic
+from campaigns import services as campaign_services
+from campaigns.models import (
+    Club,
+    ClubMember,
+    League,
+    MatchReport,
+    Pairing,
+    Registration,
+    Round,
+)
+from rules import get_system
+from rules.campaign import CampaignError
+
+
+class LeagueError(ValueError):
+    """A change the league's rules refuse; ``field`` names the form field it belongs to."""
+
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+# --------------------------------------------------------------------------- clubs
+
+
+def clubs_for(user) -> QuerySet[Club]:
+    return Club.objects.filter(members__user=user).distinct()
+
+
+def get_club_for_user(user, club_id: int) -> Club:
+    """A club the user belongs to; anyone else gets a 404."""
+    return get_object_or_404(clubs_for(user), pk=club_id)
+
+
+def role_of(club: Club, user) -> str | None:
+    if not user.is_authenticated:
+        return None
+    return ClubMember.objects.filter(club=club, user=user).values_list("role", flat=True).first()
+
+
+def is_organiser(club: Club, user) -> bool:
+    return role_of(club, user) == ClubMember.ORGANISER
+
+
+@transaction.atomic
+def create_club(user, *, name: str, about: str = "") -> Club:
+    club = Club.objects.create(name=name, about=about)
+    ClubMember.objects.create(club=club, user=user, role=ClubMember.ORGANISER)
+    return club
+
+
+@transaction.atomic
+def join_club(club: Club, user) -> ClubMember:
+    member, _ = ClubMember.objects.get_or_create(club=club, user=user)
+    return member
+
+
+@transaction.atomic
+def set_role(club: Club, member: ClubMember, role: str) -> ClubMember:
+    """Make a member an organiser or a member; a club always keeps one organiser."""
+    if role not in dict(ClubMember.ROLES):
+        raise LeagueError("Choose organiser or member.", "role")
+    organisers = club.members.select_for_update().filter(role=ClubMember.ORGANISER)
+    if (
+        member.role == ClubMember.ORGANISER
+        and role != ClubMember.ORGANISER
+        and organisers.count() <= 1
+    ):
+        raise LeagueError("A club needs at least one organiser.", "role")
+    member.role = role
+    member.save(update_fields=["role"])
+    return member
+
+
+# --------------------------------------------------------------------------- leagues
+
+
+@transaction.atomic
+def create_league(club: Club, **fields: Any) -> League:
+    tiebreaks = fields.pop("tiebreaks", arithmetic.DEFAULT_TIEBREAKS)
+    if isinstance(tiebreaks, str):
+        tiebreaks = tiebreaks.split(",")
+    fields["tiebreaks"] = ",".join(check_tiebreaks(tiebreaks))
+    campaign = fields.get("campaign")
+    if campaign is not None and campaign.system != fields.get("system"):
+        raise LeagueError("The campaign must be of the league's game.", "campaign")
+    return League.objects.create(club=club, **fields)
+
+
+def check_tiebreaks(tiebreaks: Sequence[str]) -> list[str]:
+    chosen = [t for t in tiebreaks if t]
+    unknown = [t for t in chosen if t not in arithmetic.TIEBREAKS]
+    if unknown or len(set(chosen)) != len(chosen):
+        raise LeagueError(
+            "Tiebreakers are each used once, from: "
+            + ", ".join(arithmetic.TIEBREAKS.values())
+            + ".",
+            "tiebreaks",
+        )
+    return chosen
+
+
+def check_gang(league: League, gang: Gang, members: Sequence[Member] | None = None) -> list[str]:
+    """What makes ``gang`` illegal under the league's cap (empty: it is legal)."""
+    if members is None:
+        members = list(_members(Gang.objects.filter(pk=gang.pk))[gang.pk])
+    roster = gang_roster(gang, members)
+    if league.cap is not None:  # else the gang's own limit
+        roster["limit"] = league.cap
+    report = get_system(gang.system).evaluate(roster)
+    return [f.message for f in report.errors]
+
+
+def _members(gangs: QuerySet[Gang]) -> dict[int, list[Member]]:
+    found: dict[int, list[Member]] = {g: [] for g in gangs.values_list("pk", flat=True)}
+    members = (
+        Member.objects.filter(gang__in=gangs)
+        .prefetch_related(
+            Prefetch("member_items", queryset=MemberItem.objects.select_related("item"))
+        )
+        .order_by("gang_id", "position", "pk")
+    )
+    for member in members:
+        found[member.gang_id].append(member)
+    return found
+
+
+@transaction.atomic
+def register(league: League, user, gang: Gang) -> Registration:
+    """Enter the user's gang: it must be of the league's game and legal under its cap."""
+    if league.status == League.FINISHED:
+        raise LeagueError("The league is finished.", "gang")
+    if not ClubMember.objects.filter(club=league.club, user=user).exists():
+        raise LeagueError("Join the club first.", "gang")
+    if gang.owner_id != user.pk:
+        raise LeagueError("Register one of your own gangs.", "gang")
+    if gang.system != league.system:
+        raise LeagueError("Register a gang of the league's game.", "gang")
+    problems = check_gang(league, gang)
+    if problems:
+        raise LeagueError(
+            "This gang breaks the rules under the league's cap: " + "; ".join(problems[:3]),
+            "gang",
+        )
+    registration, created = Registration.objects.get_or_create(
+        league=league,
+        player=user,
+        defaults={"gang": gang, "gang_name": gang.name, "checked_version": gang.version},
+    )
+    if not created:
+        if league.status != League.REGISTRATION:
+            raise LeagueError("You are registered; the gang can't change once play starts.")
+        registration.gang = gang
+        registration.gang_name = gang.name
+        registration.checked_version = gang.version
+        registration.legal, registration.problems = True, ""
+        registration.save()
+    return registration
+
+
+@transaction.atomic
+def withdraw(registration: Registration) -> None:
+    """Before play: leave the league. After: dropped, paired no more, results kept."""
+    if registration.league.status == League.REGISTRATION:
+        registration.delete()
+    else:
+        registration.dropped = True
+        registration.save(update_fields=["dropped"])
+
+
+def refresh_legality(league: League, registrations: Sequence[Registration]) -> None:
+    """Re-check, in a fixed number of queries, the gangs changed since last checked."""
+    stale = [r for r in registrations if r.gang is not None and r.gang.version != r.checked_version]
+    if not stale:
+        return
+    members = _members(Gang.objects.filter(pk__in=[r.gang_id for r in stale]))
+    for r in stale:
+        problems = check_gang(league, r.gang, members.get(r.gang_id, []))
+        r.legal, r.problems = not problems, "\n".join(problems)
+        r.checked_version = r.gang.version
+    Registration.objects.bulk_update(stale, ["legal", "problems", "checked_version"])
+
+
+# --------------------------------------------------------------------------- rounds
+
+
+def results_of(league: League) -> list[arithmetic.Result]:
+    """Every counted result and bye of the league, in one query."""
+    out = []
+    pairings = Pairing.objects.filter(round__league=league).select_related("round", "report")
+    for p in pairings:
+        if p.b_id is None:
+            out.append(arithmetic.Result(p.round.number, p.a_id, None))
+            continue
+        report = getattr(p, "report", None)
+        if report is None or not report.counts:
+            continue
+        winner = {"a": p.a_id, "b": p.b_id}.get(report.winner)
+        out.append(
+            arithmetic.Result(p.round.number, p.a_id, p.b_id, report.vp_a, report.vp_b, winner)
+        )
+    return out
+
+
+def scoring_of(league: League) -> arithmetic.Scoring:
+    return arithmetic.Scoring(league.win_points, league.draw_points, league.loss_points)
+
+
+def standings(
+    league: League, registrations: Sequence[Registration] | None = None
+) -> list[arithmetic.Row]:
+    if registrations is None:
+        registrations = list(league.registrations.select_related("player"))
+    players = [(r.pk, r.gang_name) for r in registrations]
+    return arithmetic.standings(
+        players, results_of(league), scoring_of(league), league.tiebreak_list
+    )
+
+
+@dataclass
+class RoundStatus:
+    round: Round | None
+    pairings: int
+    reported: int
+    counted: int
+
+    @property
+    def complete(self) -> bool:
+        return self.round is None or self.counted == self.pairings
+
+
+def current_round(league: League) -> RoundStatus:
+    last = league.round_set.order_by("-number").first()
+    if last is None:
+        return RoundStatus(None, 0, 0, 0)
+    pairings = list(last.pairings.select_related("report").filter(b__isnull=False))
+    reported = [p for p in pairings if getattr(p, "report", None)]
+    counted = [p for p in reported if p.report.counts]
+    return RoundStatus(last, len(pairings), len(reported), len(counted))
+
+
+@transaction.atomic
+def next_round(league: League) -> Round:
+    """Pair the next round: the next of the round-robin schedule, or a Swiss round by the
+    standings (no rematch while one can be avoided, at most one bye each)."""
+    league = League.objects.select_for_update().get(pk=league.pk)
+    if league.status == League.FINISHED:
+        raise LeagueError("The league is finished.")
+    status = current_round(league)
+    if not status.complete:
+        left = status.pairings - status.counted
+        raise LeagueError(
+            f"Round {status.round.number} has {left} match{'es' if left != 1 else ''} "
+            "without a confirmed result: settle them first."
+        )
+    number = (status.round.number if status.round else 0) + 1
+    if number > league.rounds:
+        raise LeagueError(f"All {league.rounds} rounds are played: finish the league.")
+    active = list(league.registrations.filter(dropped=False).order_by("pk"))
+    if len(active) < 2:
+        raise LeagueError("A round needs at least two registered players.")
+    ids = [r.pk for r in active]
+    if league.pairing == League.ROUND_ROBIN:
+        everyone = list(league.registrations.order_by("pk").values_list("pk", flat=True))
+        schedule = arithmetic.round_robin(everyone)
+        if number > len(schedule):
+            raise LeagueError("Everyone has played everyone: the round robin is over.")
+        pairs = [
+            (a, b) if b is None or (a in ids and b in ids) else ((a if a in ids else b), None)
+            for a, b in schedule[number - 1]
+            if a in ids or (b is not None and b in ids)
+        ]
+    else:
+        ranked = [row.player for row in standings(league, active)]
+        earlier = Pairing.objects.filter(round__league=league)
+        met = [(p.a_id, p.b_id) for p in earlier if p.b_id is not None]
+        byes = [p.a_id for p in earlier if p.b_id is None]
+        pairs = arithmetic.swiss([p for p in ranked if p in ids], met, byes)
+    new = Round.objects.create(league=league, number=number)
+    Pairing.objects.bulk_create(
+        Pairing(round=new, table=i, a_id=a, b_id=b) for i, (a, b) in enumerate(pairs, start=1)
+    )
+    if league.status == League.REGISTRATION:
+        league.status = League.RUNNING
+        league.save(update_fields=["status"])
+    return new
+
+
+@transaction.atomic
+def swap(pairing: Pairing, other: Pairing, *, mine: str = "b", theirs: str = "b") -> None:
+    """The organiser swaps one player of ``pairing`` with one of ``other`` (same round,
+    nothing reported yet)."""
+    if pairing.round_id != other.round_id or pairing.pk == other.pk:
+        raise LeagueError("Swap players between two tables of the same round.", "other")
+    if MatchReport.objects.filter(pairing__in=[pairing, other]).exists():
+        raise LeagueError("A result is already reported at one of those tables.", "other")
+    if mine not in ("a", "b") or theirs not in ("a", "b"):
+        raise LeagueError("Choose which player of each table moves.", "other")
+    x, y = getattr(pairing, f"{mine}_id"), getattr(other, f"{theirs}_id")
+    if x is None or y is None:
+        raise LeagueError("A bye has nobody to swap on that side.", "other")
+    setattr(pairing, f"{mine}_id", y)
+    setattr(other, f"{theirs}_id", x)
+    for p in (pairing, other):
+        if p.a_id == p.b_id:  # pragma: no cover - different tables hold different players
+            raise LeagueError("A player can't play himself.", "other")
+    pairing.save(update_fields=["a", "b"])
+    other.save(update_fields=["a", "b"])
+
+
+@transaction.atomic
+def finish(league: League) -> League:
+    status = current_round(league)
+    if not status.complete:
+        raise LeagueError("The last round still has matches without a confirmed result.")
+    league.status = League.FINISHED
+    league.save(update_fields=["status"])
+    return league
+
+
+# --------------------------------------------------------------------------- reports
+
+
+def side_of(pairing: Pairing, user) -> str | None:
+    """ "a" or "b" when the user plays at this table, else None."""
+    if pairing.a.player_id == user.pk:
+        return "a"
+    if pairing.b_id is not None and pairing.b.player_id == user.pk:
+        return "b"
+    return None
+
+
+REPORT_FIELDS = ("scenario", "deployment", "vp_a", "vp_b", "winner", "casualties", "notes")
+
+
+@transaction.atomic
+def submit_report(pairing: Pairing, user, data: Mapping[str, Any]) -> MatchReport:
+    """A player reports their own match; it waits for the opponent's confirmation."""
+    if pairing.is_bye:
+        raise LeagueError("A bye has no match to report.")
+    if side_of(pairing, user) is None:
+        raise LeagueError("You can only report your own matches.")
+    report = MatchReport.objects.select_for_update().filter(pairing=pairing).first()
+    if report is not None and report.counts:
+        raise LeagueError("This result is confirmed; ask the organiser to change it.")
+    values = {k: data[k] for k in REPORT_FIELDS if k in data}
+    _check_winner(values)
+    if report is None:
+        report = MatchReport(pairing=pairing)
+    for key, value in values.items():
+        setattr(report, key, value)
+    report.submitted_by = user
+    report.status = MatchReport.SUBMITTED
+    report.dispute = ""
+    report.save()
+    return report
+
+
+def _check_winner(values: Mapping[str, Any]) -> None:
+    if values.get("winner") not in ("a", "b", "draw"):
+        raise LeagueError("Choose the winner, or a draw.", "winner")
+
+
+@transaction.atomic
+def confirm_report(report: MatchReport, user) -> str:
+    """The opponent confirms; the result then counts (and feeds a linked campaign).
+    Returns a note about the campaign, or ""."""
+    pairing = report.pairing
+    if side_of(pairing, user) is None or report.submitted_by_id == user.pk:
+        raise LeagueError("The opponent of the player who reported confirms the result.")
+    if report.status != MatchReport.SUBMITTED:
+        raise LeagueError(f"This result is {report.get_status_display().lower()}.")
+    report.status = MatchReport.CONFIRMED
+    report.save(update_fields=["status", "updated"])
+    return feed_campaign(report, user)
+
+
+@transaction.atomic
+def dispute_report(report: MatchReport, user, reason: str) -> MatchReport:
+    pairing = report.pairing
+    if side_of(pairing, user) is None or report.submitted_by_id == user.pk:
+        raise LeagueError("The opponent of the player who reported disputes the result.")
+    if report.status != MatchReport.SUBMITTED:
+        raise LeagueError(f"This result is {report.get_status_display().lower()}.")
+    if not reason.strip():
+        raise LeagueError("Say what is wrong, for the organiser.", "reason")
+    report.status = MatchReport.DISPUTED
+    report.dispute = reason.strip()
+    report.save(update_fields=["status", "dispute", "updated"])
+    return report
+
+
+@transaction.atomic
+def settle_report(
+    report: MatchReport, user, data: Mapping[str, Any], note: str = ""
+) -> tuple[MatchReport, str]:
+    """The organiser decides a disputed (or any) result: the values given stand."""
+    values = {k: data[k] for k in REPORT_FIELDS if k in data}
+    _check_winner({"winner": values.get("winner", report.winner)})
+    was_counted = report.counts
+    for key, value in values.items():
+        setattr(report, key, value)
+    report.status = MatchReport.SETTLED
+    report.settled_note = note.strip()
+    report.save()
+    return report, ("" if was_counted else feed_campaign(report, user))
+
+
+def feed_campaign(report: MatchReport, user) -> str:
+    """In a league that runs a campaign, a counted result begins and records the
+    encounter between the two players' campaign gangs (the winner; the players add what
+    happened and confirm it in the campaign). Returns what happened, in words."""
+    pairing = report.pairing
+    campaign = pairing.round.league.campaign
+    if campaign is None:
+        return ""
+    a, b = pairing.a, pairing.b
+    if a.campaign_gang_id is None or b.campaign_gang_id is None:
+        return "Not fed to the campaign: a player has no gang in it."
+    gangs = [str(a.campaign_gang_id), str(b.campaign_gang_id)]
+    try:
+        state = campaign_services.record(campaign, user, "encounter_begun", {"gangs": gangs})
+        winner = {"a": gangs[0], "b": gangs[1]}.get(report.winner, "")
+        campaign_services.record(
+            campaign,
+            user,
+            "encounter_recorded",
+            {
+                "encounter": state.last_encounter.id,
+                "gang": "",
+                "winner": winner,
+                "happenings": [],
+                "notes": f"From the league match: {report.vp_a}-{report.vp_b}. {report.notes}",
+            },
+        )
+    except CampaignError as error:
+        return f"Not fed to the campaign: {error.message}"
+    return (
+        f"Fed to the campaign as encounter {state.last_encounter.number}: record what "
+        "happened there and confirm it."
+    )

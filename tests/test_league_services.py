@@ -1,0 +1,207 @@
+"""The league service layer (campaigns/league_services.py): registration under the cap,
+rounds, reports and the standings they feed, the legality flag, and feeding a campaign."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import User
+
+from builder import services as builder_services
+from campaigns import league_services as ls
+from campaigns import services as campaign_services
+from campaigns.models import ClubMember, League, MatchReport, Pairing
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
+
+
+def roster(name: str) -> dict:
+    return json.loads((EXAMPLES / name).read_text("utf-8"))
+
+
+@pytest.fixture
+def club(db):
+    boss = User.objects.create_user("boss")
+    return ls.create_club(boss, name="Deadrock Gamers")
+
+
+def player(club, name: str, system="bwg2", example="bwg2-legal-tranquility-crew-700.json"):
+    user = User.objects.create_user(name)
+    ls.join_club(club, user)
+    gang = builder_services.import_gang(user, roster(example))
+    gang.name = f"{name}'s gang"
+    gang.save()
+    return user, gang
+
+
+def league_with(club, n: int, **fields):
+    league = ls.create_league(club, name="Autumn", system="bwg2", cap=700, **fields)
+    regs = []
+    for i in range(n):
+        user, gang = player(club, f"p{i}")
+        regs.append(ls.register(league, user, gang))
+    return league, regs
+
+
+def play_round(league, rng: random.Random, winners="random"):
+    rnd = ls.next_round(league)
+    for p in rnd.pairings.select_related("a__player", "b__player"):
+        if p.b_id is None:
+            continue
+        vp_a, vp_b = rng.randint(0, 12), rng.randint(0, 12)
+        winner = "a" if vp_a > vp_b else "b" if vp_b > vp_a else "draw"
+        report = ls.submit_report(p, p.a.player, {"vp_a": vp_a, "vp_b": vp_b, "winner": winner})
+        ls.confirm_report(report, p.b.player)
+    return rnd
+
+
+def test_the_organiser_is_the_clubs_creator_and_a_club_keeps_one(club):
+    boss = club.members.get()
+    assert boss.role == ClubMember.ORGANISER and ls.is_organiser(club, boss.user)
+    with pytest.raises(ls.LeagueError, match="at least one organiser"):
+        ls.set_role(club, boss, ClubMember.MEMBER)
+
+
+def test_register_a_legal_gang_only(club):
+    league = ls.create_league(club, name="Small", system="bwg2", cap=325)
+    user, gang = player(club, "ann")
+    with pytest.raises(ls.LeagueError, match="under the league's cap") as caught:
+        ls.register(league, user, gang)
+    assert caught.value.field == "gang" and not league.registrations.exists()
+    big = ls.create_league(club, name="Big", system="bwg2", cap=700)
+    assert ls.register(big, user, gang).legal
+    other = User.objects.create_user("outsider")
+    with pytest.raises(ls.LeagueError, match="Join the club"):
+        ls.register(big, other, gang)
+    _, bwg1 = player(club, "bob", "bwg1", "bwg1-legal-dalton-boys.json")
+    with pytest.raises(ls.LeagueError, match="league's game"):
+        ls.register(big, bwg1.owner, bwg1)
+
+
+def test_a_later_change_that_makes_the_gang_illegal_is_flagged(club):
+    league, regs = league_with(club, 2)
+    gang = regs[0].gang
+    builder_services.update_gang(gang, name=gang.name, limit=gang.limit)
+    member = gang.members.first()
+    data = dict(member.data)
+    data["card"] = {**data["card"], "xp": 900}
+    member.data = data
+    member.save()
+    gang.version += 1
+    gang.save()
+    rows = list(league.registrations.select_related("gang"))
+    ls.refresh_legality(league, rows)
+    flagged = next(r for r in rows if r.pk == regs[0].pk)
+    assert not flagged.legal and "700" in flagged.problems
+    assert next(r for r in rows if r.pk == regs[1].pk).legal
+
+
+@pytest.mark.parametrize("n", [4, 5])
+def test_a_round_robin_season(club, n):
+    league, _regs = league_with(club, n, pairing=League.ROUND_ROBIN, rounds=n - 1 + n % 2)
+    rng = random.Random(n)
+    for _ in range(league.rounds):
+        play_round(league, rng)
+    pairs = [
+        frozenset((p.a_id, p.b_id))
+        for p in Pairing.objects.filter(round__league=league, b__isnull=False)
+    ]
+    assert len(pairs) == len(set(pairs)) == n * (n - 1) // 2
+    with pytest.raises(ls.LeagueError, match="rounds are played"):
+        ls.next_round(league)
+    rows = ls.standings(league)
+    assert sum(r.played for r in rows) == n * (n - 1)
+    ls.finish(league)
+    assert League.objects.get(pk=league.pk).status == League.FINISHED
+
+
+def test_swiss_rounds_avoid_rematches_and_rotate_byes(club):
+    league, regs = league_with(club, 5, rounds=5)
+    rng = random.Random(3)
+    for _ in range(5):
+        play_round(league, rng)
+    pairings = Pairing.objects.filter(round__league=league)
+    met = [frozenset((p.a_id, p.b_id)) for p in pairings if p.b_id]
+    assert len(met) == len(set(met))  # five players, five rounds: no rematch needed
+    assert sorted(p.a_id for p in pairings if p.b_id is None) == sorted(r.pk for r in regs)
+
+
+def test_the_next_round_waits_for_every_result(club):
+    league, _regs = league_with(club, 4)
+    rnd = ls.next_round(league)
+    first = rnd.pairings.select_related("a__player", "b__player").first()
+    report = ls.submit_report(first, first.a.player, {"vp_a": 3, "vp_b": 1, "winner": "a"})
+    with pytest.raises(ls.LeagueError, match="2 matches without a confirmed result"):
+        ls.next_round(league)
+    ls.confirm_report(report, first.b.player)
+    with pytest.raises(ls.LeagueError, match="1 match without"):
+        ls.next_round(league)
+
+
+def test_report_confirm_dispute_settle_and_who_may(club):
+    league, _regs = league_with(club, 2)
+    rnd = ls.next_round(league)
+    p = rnd.pairings.select_related("a__player", "b__player").get()
+    stranger = User.objects.create_user("nosy")
+    with pytest.raises(ls.LeagueError, match="own matches"):
+        ls.submit_report(p, stranger, {"winner": "a"})
+    with pytest.raises(ls.LeagueError) as caught:
+        ls.submit_report(p, p.a.player, {"vp_a": 1})
+    assert caught.value.field == "winner"
+    report = ls.submit_report(p, p.a.player, {"vp_a": 10, "vp_b": 2, "winner": "a"})
+    with pytest.raises(ls.LeagueError, match="opponent"):
+        ls.confirm_report(report, p.a.player)
+    with pytest.raises(ls.LeagueError) as caught:
+        ls.dispute_report(report, p.b.player, "  ")
+    assert caught.value.field == "reason"
+    ls.dispute_report(report, p.b.player, "It was 2-10")
+    assert ls.standings(league)[0].points == 0  # a disputed result doesn't count
+    report, note = ls.settle_report(
+        report,
+        club.members.get(role="organiser").user,
+        {"vp_a": 2, "vp_b": 10, "winner": "b"},
+        "Photos checked",
+    )
+    assert report.status == MatchReport.SETTLED and note == ""
+    top = ls.standings(league)[0]
+    assert (top.player, top.points, top.vp_diff) == (p.b_id, 3, 8)
+    with pytest.raises(ls.LeagueError, match="confirmed"):
+        ls.submit_report(p, p.a.player, {"winner": "a"})
+
+
+def test_swap_two_tables_before_anything_is_reported(club):
+    league, _regs = league_with(club, 4)
+    rnd = ls.next_round(league)
+    one, two = rnd.pairings.order_by("table")
+    b1, b2 = one.b_id, two.b_id
+    ls.swap(one, two)
+    one.refresh_from_db()
+    two.refresh_from_db()
+    assert (one.b_id, two.b_id) == (b2, b1)
+    p = Pairing.objects.select_related("a__player", "b__player").get(pk=one.pk)
+    ls.submit_report(p, p.a.player, {"winner": "draw"})
+    with pytest.raises(ls.LeagueError, match="already reported"):
+        ls.swap(one, two)
+
+
+def test_a_confirmed_result_feeds_the_leagues_campaign(club):
+    boss = club.members.get().user
+    campaign = campaign_services.create_campaign(
+        boss, system="bwg2", name="Gulch", encounters=5, house_rules={}
+    )
+    league, regs = league_with(club, 2, campaign=campaign)
+    for reg in regs:
+        reg.campaign_gang = campaign_services.join_campaign(campaign, reg.player, reg.gang)
+        reg.save()
+    campaign_services.record(campaign, boss, "campaign_started", {})
+    rnd = ls.next_round(league)
+    p = rnd.pairings.select_related("a__player", "b__player", "round__league__campaign").get()
+    report = ls.submit_report(p, p.a.player, {"vp_a": 6, "vp_b": 4, "winner": "a"})
+    note = ls.confirm_report(report, p.b.player)
+    assert "encounter 1" in note
+    state = campaign_services.state_of(campaign)
+    enc = state.last_encounter
+    assert enc.winner == str(p.a.campaign_gang_id) and enc.status == "provisional"
