@@ -20,6 +20,7 @@ from builder.roster import gang_roster
 from campaigns import league as arithmetic
 from campaigns import services as campaign_services
 from campaigns.models import (
+    CampaignGang,
     Club,
     ClubMember,
     League,
@@ -108,6 +109,39 @@ def create_league(club: Club, **fields: Any) -> League:
     return League.objects.create(club=club, **fields)
 
 
+@transaction.atomic
+def update_league(league: League, **fields: Any) -> League:
+    """Change a league's settings. The game can't change once a player registered, nor
+    the pairing once a round is paired; a new cap (or game) re-checks every registered
+    gang when the standings are next shown; a new campaign forgets campaign gangs that
+    are not in it."""
+    locked = League.objects.select_for_update().get(pk=league.pk)
+    system = fields.get("system", locked.system)
+    if system != locked.system and locked.registrations.exists():
+        raise LeagueError("The game can't change once players have registered.", "system")
+    paired = locked.round_set.count()
+    if fields.get("pairing", locked.pairing) != locked.pairing and paired:
+        raise LeagueError("The pairing can't change once a round is paired.", "pairing")
+    if fields.get("rounds", locked.rounds) < paired:
+        raise LeagueError(f"{paired} rounds are already paired: at least that many.", "rounds")
+    tiebreaks = fields.pop("tiebreaks", locked.tiebreak_list)
+    fields["tiebreaks"] = ",".join(check_tiebreaks(tiebreaks))
+    campaign = fields.get("campaign", locked.campaign)
+    if campaign is not None and campaign.system != system:
+        raise LeagueError("The campaign must be of the league's game.", "campaign")
+    recheck = system != locked.system or fields.get("cap", locked.cap) != locked.cap
+    new_campaign = (campaign.pk if campaign else None) != locked.campaign_id
+    for name, value in fields.items():
+        setattr(locked, name, value)
+    locked.save()
+    if recheck:  # refresh_legality re-checks a registration whose version is out of date
+        locked.registrations.update(checked_version=0)
+    if new_campaign:
+        stale = locked.registrations.exclude(campaign_gang__campaign=campaign)
+        stale.filter(campaign_gang__isnull=False).update(campaign_gang=None)
+    return locked
+
+
 def check_tiebreaks(tiebreaks: Sequence[str]) -> list[str]:
     chosen = [t for t in tiebreaks if t]
     unknown = [t for t in chosen if t not in arithmetic.TIEBREAKS]
@@ -147,10 +181,25 @@ def _members(gangs: QuerySet[Gang]) -> dict[int, list[Member]]:
 
 
 @transaction.atomic
-def register(league: League, user, gang: Gang) -> Registration:
-    """Enter the user's gang: it must be of the league's game and legal under its cap."""
+def register(
+    league: League, user, gang: Gang, campaign_gang: CampaignGang | None = None
+) -> Registration:
+    """Enter the user's gang: it must be of the league's game and legal under its cap.
+    In a league that feeds a campaign, ``campaign_gang`` is the player's gang in it."""
     if league.status == League.FINISHED:
         raise LeagueError("The league is finished.", "gang")
+    if (
+        league.status == League.RUNNING
+        and league.pairing == League.ROUND_ROBIN
+        and not league.registrations.filter(player=user).exists()
+    ):
+        raise LeagueError("The round robin has started: nobody can join it now.", "gang")
+    if campaign_gang is not None and (
+        league.campaign_id is None
+        or campaign_gang.campaign_id != league.campaign_id
+        or campaign_gang.player_id != user.pk
+    ):
+        raise LeagueError("Choose one of your own gangs in the campaign.", "campaign_gang")
     if not ClubMember.objects.filter(club=league.club, user=user).exists():
         raise LeagueError("Join the club first.", "gang")
     if gang.owner_id != user.pk:
@@ -176,6 +225,11 @@ def register(league: League, user, gang: Gang) -> Registration:
         registration.checked_version = gang.version
         registration.legal, registration.problems = True, ""
         registration.save()
+    if league.campaign_id is not None and registration.campaign_gang_id != (
+        campaign_gang.pk if campaign_gang else None
+    ):
+        registration.campaign_gang = campaign_gang
+        registration.save(update_fields=["campaign_gang"])
     return registration
 
 

@@ -25,4 +25,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("builder.urls")),
     path("", include("campaigns.urls")),
+    path("", include("campaigns.league_urls")),
 ]

@@ -1,0 +1,333 @@
+"""Forms for the club and league set-up pages (campaigns/club_views.py).
+
+Errors are shown beside the field; what the league's rules refuse
+(``league_services.LeagueError``) is added to the field it names by the view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django import forms
+
+from campaigns import league as arithmetic
+from campaigns import league_services
+from campaigns.models import Campaign, CampaignGang, ClubMember, League
+from rules import all_systems
+
+#: what a league's cap means in each game (shown beside the cap field)
+CAP_HELP = {
+    "bwg1": "Fame: each gang's members may cost at most this much Fame.",
+    "bwg2": "Fame: each gang's members may cost at most this much Fame (325 or 700 are usual).",
+    "gf26": "Points: each gang may cost at most this many points (500 or 1000 are usual).",
+    "rivals": "No cap to set: a Rivals gang is always built with 30 CCP.",
+    "gunfight": "No cap to set: Gunfight has no points; gangs are counted in figures.",
+}
+#: games whose cap can't be set (the rules fix it, or there is none)
+NO_CAP = {"rivals", "gunfight"}
+ROUNDS_HELP = (
+    "Swiss: as many rounds as you like (with n players, about log₂ n rounds find a "
+    "winner). Round robin: players \u2212 1 (or players if odd) rounds and everyone has "
+    "played everyone."
+)
+TIEBREAK_ORDER = ("First", "Second", "Third")
+
+
+def system_choices() -> list[tuple[str, str]]:
+    return [(s.id, s.name) for s in all_systems()]
+
+
+class ClubForm(forms.Form):
+    name = forms.CharField(
+        max_length=80, label="Club name", error_messages={"required": "Give the club a name."}
+    )
+    about = forms.CharField(
+        required=False,
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text="Where and when you play, and anything members should know.",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["name"].widget.attrs["autocomplete"] = "off"
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"].strip()
+        if not name:
+            raise forms.ValidationError("Give the club a name.")
+        return name
+
+
+class RoleForm(forms.Form):
+    role = forms.ChoiceField(choices=ClubMember.ROLES, label="Role")
+
+
+# --------------------------------------------------------------------------- leagues
+
+
+class TiebreakWidget(forms.MultiWidget):
+    """Three selects, the first tiebreaker first."""
+
+    def __init__(self, attrs: dict[str, Any] | None = None):
+        choices = [("", "—"), *arithmetic.TIEBREAKS.items()]
+        widgets = [
+            forms.Select(choices=choices, attrs={"aria-label": f"{n} tiebreaker"})
+            for n in TIEBREAK_ORDER
+        ]
+        super().__init__(widgets, attrs)
+
+    def decompress(self, value: Any) -> list[str]:
+        if not value:
+            return ["", "", ""]
+        if isinstance(value, str):
+            value = value.split(",")
+        value = list(value)[: len(TIEBREAK_ORDER)]
+        return value + [""] * (len(TIEBREAK_ORDER) - len(value))
+
+
+class TiebreakField(forms.MultiValueField):
+    """The tiebreakers after points, in order; empty selects are skipped."""
+
+    widget = TiebreakWidget
+
+    def __init__(self, **kwargs: Any):
+        choices = [("", "—"), *arithmetic.TIEBREAKS.items()]
+        fields = [forms.ChoiceField(choices=choices, required=False) for _ in TIEBREAK_ORDER]
+        super().__init__(fields, require_all_fields=False, required=False, **kwargs)
+
+    def compress(self, data_list: Sequence[str]) -> list[str]:
+        try:
+            return league_services.check_tiebreaks(list(data_list or []))
+        except league_services.LeagueError as error:
+            raise forms.ValidationError(error.message) from error
+
+
+class LeagueForm(forms.Form):
+    """A new league, or a league's settings (``league`` given)."""
+
+    name = forms.CharField(
+        max_length=80, label="League name", error_messages={"required": "Give the league a name."}
+    )
+    system = forms.ChoiceField(label="Game")
+    cap = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=100_000,
+        label="Cap",
+        help_text="Empty: each gang's own limit.",
+    )
+    starts = forms.DateField(
+        required=False, label="Starts", widget=forms.DateInput(attrs={"type": "date"})
+    )
+    ends = forms.DateField(
+        required=False, label="Ends", widget=forms.DateInput(attrs={"type": "date"})
+    )
+    win_points = forms.IntegerField(min_value=0, max_value=100, initial=3, label="Win")
+    draw_points = forms.IntegerField(min_value=0, max_value=100, initial=1, label="Draw")
+    loss_points = forms.IntegerField(min_value=0, max_value=100, initial=0, label="Loss")
+    tiebreaks = TiebreakField(
+        label="Tiebreakers after points, in order",
+        initial=list(arithmetic.DEFAULT_TIEBREAKS),
+        help_text="Players equal on points are split by the first; still equal, by the "
+        "second; and so on. Equal on all of them, they share a rank.",
+    )
+    pairing = forms.ChoiceField(
+        choices=League.PAIRINGS,
+        initial=League.SWISS,
+        widget=forms.RadioSelect,
+        label="Pairing",
+        help_text="Swiss: each round pairs players close in the standings who have not "
+        "met. Round robin: everyone plays everyone once.",
+    )
+    rounds = forms.IntegerField(
+        min_value=1, max_value=50, initial=5, label="Number of rounds", help_text=ROUNDS_HELP
+    )
+    campaign = forms.ModelChoiceField(
+        queryset=Campaign.objects.none(),
+        required=False,
+        label="Campaign to feed",
+        empty_label="None",
+        help_text="A campaign of the same game that you organise: each confirmed result "
+        "begins an encounter there between the two players' campaign gangs.",
+    )
+
+    def __init__(self, *args: Any, user, league: League | None = None, **kwargs: Any):
+        self.league = league
+        self.played_rounds = 0
+        self.has_players = False
+        if league is not None:
+            self.has_players = league.registrations.exists()
+            self.played_rounds = league.round_set.count()
+            kwargs.setdefault("initial", initial_of(league))
+        super().__init__(*args, **kwargs)
+        self.fields["name"].widget.attrs["autocomplete"] = "off"
+        self.fields["system"].choices = system_choices()
+        campaigns = user.organised_campaigns.exclude(status="finished")
+        if league is not None and league.campaign_id:
+            campaigns = campaigns | Campaign.objects.filter(pk=league.campaign_id)
+        self.fields["campaign"].queryset = campaigns.order_by("name")
+        self.fields["campaign"].label_from_instance = campaign_label
+        if self.has_players:
+            self.fields["system"].disabled = True
+            self.fields["system"].help_text = "Fixed: players have registered gangs of this game."
+        if self.played_rounds:
+            self.fields["pairing"].disabled = True
+            self.fields["pairing"].help_text = "Fixed once the first round is paired."
+        self.cap_help = [(s.id, s.name, CAP_HELP.get(s.id, "")) for s in all_systems()]
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"].strip()
+        if not name:
+            raise forms.ValidationError("Give the league a name.")
+        return name
+
+    def clean_rounds(self) -> int:
+        rounds = self.cleaned_data["rounds"]
+        if rounds < self.played_rounds:
+            raise forms.ValidationError(
+                f"{self.played_rounds} rounds are already paired: at least that many."
+            )
+        return rounds
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        starts, ends = data.get("starts"), data.get("ends")
+        if starts and ends and ends < starts:
+            self.add_error("ends", "The league can't end before it starts.")
+        system = data.get("system")
+        if system in NO_CAP and data.get("cap") is not None:
+            self.add_error("cap", CAP_HELP[system].replace("No cap to set", "Leave it empty"))
+        campaign = data.get("campaign")
+        if campaign is not None and system and campaign.system != system:
+            self.add_error("campaign", "Choose a campaign of the league's game.")
+        return data
+
+    def league_fields(self) -> dict[str, Any]:
+        """What the services take."""
+        data = self.cleaned_data
+        return {
+            "name": data["name"],
+            "system": data["system"],
+            "cap": None if data["system"] in NO_CAP else data["cap"],
+            "starts": data["starts"],
+            "ends": data["ends"],
+            "win_points": data["win_points"],
+            "draw_points": data["draw_points"],
+            "loss_points": data["loss_points"],
+            "tiebreaks": data["tiebreaks"],
+            "pairing": data["pairing"],
+            "rounds": data["rounds"],
+            "campaign": data["campaign"],
+        }
+
+
+def initial_of(league: League) -> dict[str, Any]:
+    return {
+        "name": league.name,
+        "system": league.system,
+        "cap": league.cap,
+        "starts": league.starts,
+        "ends": league.ends,
+        "win_points": league.win_points,
+        "draw_points": league.draw_points,
+        "loss_points": league.loss_points,
+        "tiebreaks": league.tiebreak_list,
+        "pairing": league.pairing,
+        "rounds": league.rounds,
+        "campaign": league.campaign_id,
+    }
+
+
+def campaign_label(campaign: Campaign) -> str:
+    return f"{campaign.name} ({campaign.get_system_display()}, {campaign.get_status_display()})"
+
+
+# --------------------------------------------------------------------------- registering
+
+
+class RegisterForm(forms.Form):
+    """One of the user's own gangs of the league's game, and (in a league that runs a
+    campaign) the user's gang in that campaign. ``gangs``: (gang, label) pairs."""
+
+    gang = forms.TypedChoiceField(
+        coerce=int,
+        label="Your gang",
+        error_messages={
+            "required": "Choose the gang you play with.",
+            "invalid_choice": "Choose one of your own gangs of the league's game.",
+        },
+    )
+    campaign_gang = forms.ModelChoiceField(
+        queryset=CampaignGang.objects.none(),
+        required=False,
+        label="Your gang in the league's campaign",
+        empty_label="None (results are not fed to the campaign)",
+        error_messages={"invalid_choice": "Choose one of your own gangs in the campaign."},
+        help_text="Confirmed results begin an encounter in the campaign between the two "
+        "players' campaign gangs.",
+    )
+
+    def __init__(self, *args: Any, league: League, user, gangs: Sequence[tuple[int, str]], **kw):
+        super().__init__(*args, **kw)
+        self.fields["gang"].choices = [("", "Choose one of your gangs"), *gangs]
+        if league.campaign_id:
+            self.fields["campaign_gang"].queryset = CampaignGang.objects.filter(
+                campaign_id=league.campaign_id, player=user
+            ).order_by("name", "pk")
+        else:
+            del self.fields["campaign_gang"]
+
+
+class ConfirmForm(forms.Form):
+    """An action that needs a second yes."""
+
+    confirm = forms.BooleanField(required=False)
+
+
+# --------------------------------------------------------------------------- rounds
+
+
+class SwapForm(forms.Form):
+    """Two players of one round, at different tables, trade places. Each choice is
+    ``"<table>:<side>"`` (side ``a`` or ``b``)."""
+
+    first = forms.ChoiceField(
+        label="Move this player",
+        error_messages={"required": "Choose a player.", "invalid_choice": "Choose a player."},
+    )
+    second = forms.ChoiceField(
+        label="…to the place of",
+        error_messages={"required": "Choose a player.", "invalid_choice": "Choose a player."},
+    )
+
+    def __init__(self, *args: Any, players: Sequence[tuple[str, str]], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        choices = [("", "Choose a player"), *players]
+        self.fields["first"].choices = choices
+        self.fields["second"].choices = choices
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        first, second = data.get("first"), data.get("second")
+        if first and second and first.split(":")[0] == second.split(":")[0]:
+            self.add_error("second", "Choose a player at another table.")
+        return data
+
+    @staticmethod
+    def split(value: str) -> tuple[int, str]:
+        table, side = value.split(":")
+        return int(table), side
+
+
+def swap_choices(pairings: Sequence[Any]) -> list[tuple[str, str]]:
+    """Every player of a round, as the swap form offers them."""
+    out = []
+    for p in pairings:
+        out.append((f"{p.table}:a", f"Table {p.table}: {p.a.gang_name} ({p.a.player.username})"))
+        if p.b_id is not None:
+            out.append(
+                (f"{p.table}:b", f"Table {p.table}: {p.b.gang_name} ({p.b.player.username})")
+            )
+    return out

@@ -1,0 +1,507 @@
+"""The club pages and a league's set-up: clubs, members and roles, joining by link, a
+league's settings, registering a gang, and the rounds (pairing, swapping, finishing).
+
+Thin views: read the request, validate with a form, call one service (one transaction),
+render. Every club and league URL starts from the user's own memberships (anyone else
+gets a 404), except the join page, reached by its invite link. Only organisers manage
+(403 for members). A refusal (``LeagueError``) is shown beside the field it names, or at
+the top of the page: status 200, never a 500. The standings and match pages are in
+``campaigns/league_views.py``.
+"""
+
+from __future__ import annotations
+
+from functools import wraps
+from itertools import groupby
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count, F, Max, Prefetch, Q
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods
+
+from builder.models import Gang, Member, MemberItem
+from builder.roster import gang_roster
+from campaigns import access
+from campaigns import league_services as services
+from campaigns.club_forms import (
+    CAP_HELP,
+    ClubForm,
+    ConfirmForm,
+    LeagueForm,
+    RegisterForm,
+    RoleForm,
+    SwapForm,
+    swap_choices,
+)
+from campaigns.league_services import LeagueError
+from campaigns.models import (
+    Club,
+    ClubMember,
+    League,
+    Pairing,
+    Registration,
+)
+from rules import get_system
+
+PAGE_METHODS = ["GET", "HEAD", "POST"]
+
+login_required = access.login_required
+
+
+def post_only(page: str):
+    """An action: POST does it; a GET (a reload, a typed URL, coming back from the login
+    page) goes to ``page``, reversed with the URL's ids."""
+
+    def decorator(view):
+        @wraps(view)
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if request.method == "POST":
+                return view(request, *args, **kwargs)
+            if request.method in ("GET", "HEAD"):
+                ids = {k: v for k, v in kwargs.items() if k in ("club_id", "league_id")}
+                return redirect(page, **ids)
+            return HttpResponseNotAllowed(["POST"])
+
+        return wrapper
+
+    return decorator
+
+
+def _league(request: HttpRequest, league_id: int) -> League:
+    """A league of one of the user's clubs (anyone else: 404), with the user's role in the
+    club as ``my_role``, in one query."""
+    leagues = (
+        League.objects.filter(club__members__user=request.user)
+        .select_related("club", "campaign")
+        .annotate(my_role=F("club__members__role"))
+    )
+    return get_object_or_404(leagues, pk=league_id)
+
+
+def _require_organiser(role: str | None) -> None:
+    if role != ClubMember.ORGANISER:
+        raise PermissionDenied("Only the club's organisers can do that.")
+
+
+def _field(form, error: LeagueError) -> str | None:
+    return error.field if error.field in form.fields else None
+
+
+# --------------------------------------------------------------------------- clubs
+
+
+@login_required
+def club_list(request: HttpRequest) -> HttpResponse:
+    memberships = (
+        ClubMember.objects.filter(user=request.user)
+        .select_related("club")
+        .annotate(
+            member_count=Count("club__members", distinct=True),
+            running=Count(
+                "club__leagues", filter=Q(club__leagues__status=League.RUNNING), distinct=True
+            ),
+            open=Count(
+                "club__leagues",
+                filter=Q(club__leagues__status=League.REGISTRATION),
+                distinct=True,
+            ),
+        )
+        .order_by("club__name", "club_id")
+    )
+    return render(request, "leagues/club_list.html", {"memberships": memberships})
+
+
+@login_required
+@require_http_methods(PAGE_METHODS)
+def club_create(request: HttpRequest) -> HttpResponse:
+    form = ClubForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        club = services.create_club(
+            request.user, name=form.cleaned_data["name"], about=form.cleaned_data["about"]
+        )
+        messages.success(request, f"“{club.name}” is set up. Send the invite link to members.")
+        return redirect("club_detail", club_id=club.pk)
+    return render(request, "leagues/club_form.html", {"form": form})
+
+
+def _club_page(
+    request: HttpRequest,
+    club: Club,
+    *,
+    role_error: tuple[int, str] | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    members = list(club.members.select_related("user").order_by("-role", "user__username"))
+    me = next((m for m in members if m.user_id == request.user.pk), None)
+    organiser = me is not None and me.role == ClubMember.ORGANISER
+    leagues = club.leagues.annotate(
+        players=Count("registrations", filter=Q(registrations__dropped=False), distinct=True),
+        last_round=Max("round_set__number"),
+    ).order_by("-created", "-pk")
+    rows = []
+    for league in leagues:
+        rows.append(
+            {
+                "league": league,
+                "system": get_system(league.system),
+                "round": league.last_round or 0,
+            }
+        )
+    context = {
+        "club": club,
+        "members": members,
+        "me": me,
+        "is_organiser": organiser,
+        "organisers": sum(1 for m in members if m.role == ClubMember.ORGANISER),
+        "leagues": rows,
+        "roles": ClubMember.ROLES,
+        "role_error": role_error,
+        "invite_url": request.build_absolute_uri(reverse("club_join", args=[club.invite_token]))
+        if organiser
+        else "",
+    }
+    return render(request, "leagues/club_detail.html", context, status=status)
+
+
+@login_required
+def club_detail(request: HttpRequest, club_id: int) -> HttpResponse:
+    club = services.get_club_for_user(request.user, club_id)
+    return _club_page(request, club)
+
+
+@login_required
+@post_only("club_detail")
+def club_member_role(request: HttpRequest, club_id: int, member_id: int) -> HttpResponse:
+    club = services.get_club_for_user(request.user, club_id)
+    _require_organiser(services.role_of(club, request.user))
+    member = get_object_or_404(club.members.select_related("user"), pk=member_id)
+    form = RoleForm(request.POST)
+    if not form.is_valid():
+        return _club_page(request, club, role_error=(member.pk, "Choose organiser or member."))
+    try:
+        services.set_role(club, member, form.cleaned_data["role"])
+    except LeagueError as error:
+        return _club_page(request, club, role_error=(member.pk, error.message))
+    messages.success(
+        request, f"{member.user.get_username()} is now {member.get_role_display().lower()}."
+    )
+    return redirect(reverse("club_detail", args=[club.pk]) + "#members")
+
+
+@login_required
+@require_http_methods(PAGE_METHODS)
+def club_join(request: HttpRequest, token: str) -> HttpResponse:
+    club = get_object_or_404(Club, invite_token=token)
+    membership = ClubMember.objects.filter(club=club, user=request.user).first()
+    if request.method == "POST":
+        if membership is None:
+            services.join_club(club, request.user)
+            messages.success(request, f"You joined “{club.name}”.")
+        else:
+            messages.info(request, f"You are already a member of “{club.name}”.")
+        return redirect("club_detail", club_id=club.pk)
+    context = {
+        "club": club,
+        "membership": membership,
+        "member_count": club.members.count(),
+        "organisers": club.members.filter(role=ClubMember.ORGANISER)
+        .select_related("user")
+        .order_by("user__username"),
+    }
+    return render(request, "leagues/club_join.html", context)
+
+
+# --------------------------------------------------------------------------- league set-up
+
+
+def _league_form_page(request, form, *, club: Club, league: League | None = None):
+    context = {"form": form, "club": club, "league": league}
+    return render(request, "leagues/league_form.html", context)
+
+
+@login_required
+@require_http_methods(PAGE_METHODS)
+def league_create(request: HttpRequest, club_id: int) -> HttpResponse:
+    club = services.get_club_for_user(request.user, club_id)
+    _require_organiser(services.role_of(club, request.user))
+    form = LeagueForm(request.POST or None, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        try:
+            league = services.create_league(club, **form.league_fields())
+        except LeagueError as error:
+            form.add_error(_field(form, error), error.message)
+        else:
+            messages.success(
+                request, f"“{league.name}” is open for registration: tell the club's members."
+            )
+            return redirect("league_detail", league_id=league.pk)
+    return _league_form_page(request, form, club=club)
+
+
+@login_required
+@require_http_methods(PAGE_METHODS)
+def league_settings(request: HttpRequest, league_id: int) -> HttpResponse:
+    league = _league(request, league_id)
+    _require_organiser(league.my_role)
+    form = LeagueForm(request.POST or None, user=request.user, league=league)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.update_league(league, **form.league_fields())
+        except LeagueError as error:
+            form.add_error(_field(form, error), error.message)
+        else:
+            messages.success(request, "The league's settings are saved.")
+            return redirect("league_detail", league_id=league.pk)
+    return _league_form_page(request, form, club=league.club, league=league)
+
+
+# --------------------------------------------------------------------------- registering
+
+
+def _score_words(total: int, label: str) -> str:
+    return f"{total} {label if label in ('Fame', 'CCP') else label.lower()}"
+
+
+def _gang_choices(league: League, user) -> list[dict[str, Any]]:
+    """The user's gangs of the league's game, each with its total and what (if anything)
+    makes it illegal under the league's cap; three queries however many gangs."""
+    members = Member.objects.prefetch_related(
+        Prefetch("member_items", queryset=MemberItem.objects.select_related("item"))
+    ).order_by("position", "pk")
+    gangs = (
+        Gang.objects.filter(owner=user, system=league.system)
+        .prefetch_related(Prefetch("members", queryset=members))
+        .order_by("name", "pk")
+    )
+    system = get_system(league.system)
+    out = []
+    for gang in gangs:
+        roster_members = list(gang.members.all())
+        problems = services.check_gang(league, gang, roster_members)
+        total = system.evaluate(gang_roster(gang, roster_members)).total
+        score = _score_words(total, system.total_label)
+        label = f"{gang.name} — {score}, " + ("legal" if not problems else "illegal under the cap")
+        out.append(
+            {"gang": gang, "score": score, "problems": problems, "label": label, "pk": gang.pk}
+        )
+    return out
+
+
+def _closed(league: League, registration: Registration | None) -> str:
+    """Why the user can't register (or change gang) now."""
+    if league.status == League.FINISHED:
+        return "The league is finished."
+    if registration is not None:
+        return "You are registered; the gang can't change once play starts."
+    return "The round robin has started: nobody can join it now."
+
+
+@login_required
+@require_http_methods(PAGE_METHODS)
+def league_register(request: HttpRequest, league_id: int) -> HttpResponse:
+    league = _league(request, league_id)
+    registration = (
+        Registration.objects.filter(league=league, player=request.user)
+        .select_related("gang", "campaign_gang")
+        .first()
+    )
+    gangs = _gang_choices(league, request.user)
+    # late entries join a Swiss league; a round robin's schedule is set by its first round
+    late = league.status == League.RUNNING and registration is None
+    can_register = league.status == League.REGISTRATION or (late and league.pairing == League.SWISS)
+    initial = {}
+    if registration is not None:
+        initial = {"gang": registration.gang_id, "campaign_gang": registration.campaign_gang_id}
+    form = RegisterForm(
+        request.POST if request.method == "POST" else None,
+        initial=initial,
+        league=league,
+        user=request.user,
+        gangs=[(g["pk"], g["label"]) for g in gangs],
+    )
+    if request.method == "POST" and can_register and form.is_valid():
+        gang = next(g["gang"] for g in gangs if g["pk"] == form.cleaned_data["gang"])
+        try:
+            services.register(league, request.user, gang, form.cleaned_data.get("campaign_gang"))
+        except LeagueError as error:
+            form.add_error(_field(form, error), error.message)
+        else:
+            verb = "now plays with" if registration is not None else "registered"
+            messages.success(request, f"You {verb} “{gang.name}” in “{league.name}”.")
+            return redirect("league_detail", league_id=league.pk)
+    elif request.method == "POST" and not can_register:
+        form.add_error(None, _closed(league, registration))
+    context = {
+        "league": league,
+        "system": get_system(league.system),
+        "registration": registration,
+        "gangs": gangs,
+        "form": form,
+        "can_register": can_register,
+        "closed": "" if can_register else _closed(league, registration),
+        "has_campaign_gangs": "campaign_gang" in form.fields
+        and form.fields["campaign_gang"].queryset.exists(),
+        "cap_help": CAP_HELP.get(league.system, ""),
+    }
+    return render(request, "leagues/league_register.html", context)
+
+
+@login_required
+@post_only("league_register")
+def league_withdraw(request: HttpRequest, league_id: int) -> HttpResponse:
+    league = _league(request, league_id)
+    registration = get_object_or_404(
+        Registration.objects.select_related("league"), league=league, player=request.user
+    )
+    if league.status == League.FINISHED:
+        messages.error(request, "The league is finished: its standings stay as they are.")
+    elif registration.dropped:
+        messages.info(request, "You have already withdrawn.")
+    else:
+        before_play = league.status == League.REGISTRATION
+        services.withdraw(registration)
+        messages.success(
+            request,
+            "You left the league."
+            if before_play
+            else "You withdrew: you are paired no more; your results stay in the standings.",
+        )
+    return redirect("league_detail", league_id=league.pk)
+
+
+# --------------------------------------------------------------------------- rounds
+
+
+def _rounds_page(
+    request: HttpRequest,
+    league: League,
+    *,
+    error: str = "",
+    swap_form: tuple[int, SwapForm] | None = None,
+    confirm_finish: bool = False,
+) -> HttpResponse:
+    pairings = list(
+        Pairing.objects.filter(round__league=league)
+        .select_related("round", "a__player", "b__player", "report")
+        .order_by("round__number", "table")
+    )
+    organiser = league.my_role == ClubMember.ORGANISER
+    running = league.status != League.FINISHED
+    rounds = []
+    for number, group in groupby(pairings, key=lambda p: p.round.number):
+        tables = []
+        for p in group:
+            report = getattr(p, "report", None)
+            tables.append(
+                {
+                    "p": p,
+                    "report": report,
+                    "counts": report is not None and report.counts,
+                    "mine": request.user.pk in (p.a.player_id, p.b.player_id if p.b else None),
+                }
+            )
+        matches = [t for t in tables if not t["p"].is_bye]
+        reported = sum(1 for t in matches if t["report"] is not None)
+        form = None
+        if swap_form is not None and swap_form[0] == number:
+            form = swap_form[1]  # as posted, with its errors
+        elif organiser and running and reported == 0 and len(tables) > 1:
+            form = SwapForm(
+                players=swap_choices([t["p"] for t in tables]), auto_id=f"swap-{number}-%s"
+            )
+        rounds.append(
+            {
+                "number": number,
+                "tables": tables,
+                "matches": len(matches),
+                "counted": sum(1 for t in matches if t["counts"]),
+                "reported": reported,
+                "swap_form": form,
+            }
+        )
+    last = rounds[-1] if rounds else None
+    active = league.registrations.filter(dropped=False).count()
+    context = {
+        "league": league,
+        "system": get_system(league.system),
+        "rounds": rounds,
+        "is_organiser": organiser,
+        "next_number": (last["number"] if last else 0) + 1,
+        "last_complete": last is None or last["counted"] == last["matches"],
+        "all_paired": last is not None and last["number"] >= league.rounds,
+        "active": active,
+        "error": error,
+        "confirm_finish": confirm_finish,
+    }
+    return render(request, "leagues/league_rounds.html", context)
+
+
+@login_required
+def league_rounds(request: HttpRequest, league_id: int) -> HttpResponse:
+    return _rounds_page(request, _league(request, league_id))
+
+
+@login_required
+@post_only("league_rounds")
+def league_next_round(request: HttpRequest, league_id: int) -> HttpResponse:
+    league = _league(request, league_id)
+    _require_organiser(league.my_role)
+    try:
+        new = services.next_round(league)
+    except LeagueError as error:
+        return _rounds_page(request, league, error=error.message)
+    tables = new.pairings.count()
+    messages.success(request, f"Round {new.number} is paired: {tables} table{'s' * (tables != 1)}.")
+    return redirect(reverse("league_rounds", args=[league.pk]) + f"#round-{new.number}")
+
+
+@login_required
+@post_only("league_rounds")
+def league_swap(request: HttpRequest, league_id: int, number: int) -> HttpResponse:
+    league = _league(request, league_id)
+    _require_organiser(league.my_role)
+    pairings = list(
+        Pairing.objects.filter(round__league=league, round__number=number).select_related(
+            "a__player", "b__player"
+        )
+    )
+    if not pairings:
+        raise Http404("No such round.")
+    form = SwapForm(request.POST, players=swap_choices(pairings), auto_id=f"swap-{number}-%s")
+    if form.is_valid():
+        by_table = {p.table: p for p in pairings}
+        (t1, side1), (t2, side2) = (
+            SwapForm.split(form.cleaned_data["first"]),
+            SwapForm.split(form.cleaned_data["second"]),
+        )
+        try:
+            services.swap(by_table[t1], by_table[t2], mine=side1, theirs=side2)
+        except LeagueError as error:
+            form.add_error(_field(form, error) or "second", error.message)
+        else:
+            messages.success(request, f"Round {number}: the two players swapped tables.")
+            return redirect(reverse("league_rounds", args=[league.pk]) + f"#round-{number}")
+    return _rounds_page(request, league, swap_form=(number, form))
+
+
+@login_required
+@post_only("league_rounds")
+def league_finish(request: HttpRequest, league_id: int) -> HttpResponse:
+    league = _league(request, league_id)
+    _require_organiser(league.my_role)
+    if league.status == League.FINISHED:
+        messages.info(request, "The league is already finished.")
+        return redirect("league_detail", league_id=league.pk)
+    form = ConfirmForm(request.POST)
+    if not (form.is_valid() and form.cleaned_data["confirm"]):
+        return _rounds_page(request, league, confirm_finish=True)
+    try:
+        services.finish(league)
+    except LeagueError as error:
+        return _rounds_page(request, league, error=error.message)
+    messages.success(request, f"“{league.name}” is finished: the standings are final.")
+    return redirect("league_detail", league_id=league.pk)
