@@ -11,6 +11,7 @@ from playwright.sync_api import Page
 from builder.editors import get_editor
 from builder.models import ContentPack, DiceRoll, Item
 from builder.services import import_gang, my_weapons_pack
+from campaigns import league_services as leagues
 from rules import all_systems
 from rules.roster import read_roster
 from tests.conftest import PASSWORD
@@ -54,6 +55,29 @@ def test_every_page_fits_a_phone(page: Page, live_server):
         gang=gang, user=user, action=LONG, purpose=LONG, sides=6, dice=[1, 2, 3, 4, 5, 6], total=21
     )
 
+    # A club with two leagues, every name long: one with a round paired and a result
+    # reported (the match page, the standings), one just paired (the swap form).
+    bwg2 = read_roster(next(p for p in EXAMPLES if p.name.startswith("bwg2-legal")).read_bytes())
+    club = leagues.create_club(user, name=LONG, about=LONG * 3)
+    players = [user] + [User.objects.create_user(f"{LONG[:40]}{i}") for i in (1, 2)]
+    gangs = []
+    for player in players:
+        leagues.join_club(club, player)
+        gangs.append(import_gang(player, {**bwg2, "name": f"{LONG} {player.pk}"}))
+    league, paired = (
+        leagues.create_league(club, name=f"{LONG} {n}", system="bwg2", cap=700, rounds=3)
+        for n in (1, 2)
+    )
+    for one in (league, paired):
+        for player, gang in zip(players, gangs, strict=True):
+            leagues.register(one, player, gang)
+        leagues.next_round(one)
+    match = league.round_set.get().pairings.get(b__isnull=False)
+    bye = league.round_set.get().pairings.get(b__isnull=True)
+    leagues.submit_report(
+        match, match.a.player, {"vp_a": 12, "vp_b": 9, "winner": "b", "casualties": LONG}
+    )
+
     anonymous_pages = [
         reverse("home"),
         reverse("signup"),
@@ -62,6 +86,7 @@ def test_every_page_fits_a_phone(page: Page, live_server):
         reverse("roster_format"),
         reverse("gang_shared", args=[gang.share_token]),
         *(reverse("gang_shared", args=[g.share_token]) for g in imported),
+        reverse("league_public", args=[league.public_token]),
     ]
     for url in anonymous_pages:
         page.goto(live_server.url + url)
@@ -92,6 +117,19 @@ def test_every_page_fits_a_phone(page: Page, live_server):
         reverse("gang_history", args=[gang.pk]),
         reverse("gang_clone", args=[gang.pk]),
         reverse("password_change"),
+        reverse("club_list"),
+        reverse("club_create"),
+        reverse("club_detail", args=[club.pk]),
+        reverse("club_join", args=[club.invite_token]),
+        reverse("league_create", args=[club.pk]),
+        reverse("league_settings", args=[league.pk]),
+        reverse("league_register", args=[league.pk]),
+        reverse("league_rounds", args=[league.pk]),
+        reverse("league_rounds", args=[paired.pk]),
+        reverse("league_detail", args=[league.pk]),
+        reverse("match_detail", args=[league.pk, match.pk]),
+        reverse("match_detail", args=[league.pk, bye.pk]),
+        *(reverse("league_player", args=[league.pk, r.pk]) for r in league.registrations.all()),
         "/no/such/page/",
     ]
     for url in user_pages:
