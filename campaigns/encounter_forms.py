@@ -413,6 +413,14 @@ class PurseBuyForm(forms.Form):
         self.fields["member"].choices = [("", "The gang (nobody in particular)"), *members]
 
 
+class LeaderForm(forms.Form):
+    member = forms.ChoiceField(label="New leader")
+
+    def __init__(self, *args, members: list[tuple[str, str]], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["member"].choices = [NOBODY, *members]
+
+
 class RecruitForm(forms.Form):
     replaces = forms.CharField(widget=forms.HiddenInput)
     recruit = forms.ChoiceField(label="Recruit")

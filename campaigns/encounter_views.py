@@ -42,6 +42,7 @@ from campaigns.encounter_forms import (
     DeathForm,
     DisputeForm,
     GangForm,
+    LeaderForm,
     PurseBuyForm,
     RecordForm,
     RecruitForm,
@@ -925,7 +926,15 @@ def _gang_context(
     if can_act and not rivals:
         members = [(m.ref, m.name) for m in gang.alive]
         purse_form = form_for("buy", "", lambda: PurseBuyForm(members=members))
-    placed = [r.get(k) for r in rows for k in ("advance_form", "buy_form")] + [purse_form]
+    leader_form = None
+    key = p.leader_key
+    if can_act and key and not any(m.data.get(key) is True for m in gang.alive):
+        members = [(m.ref, m.name) for m in gang.alive]
+        leader_form = form_for("leader", "", lambda: LeaderForm(members=members))
+    placed = [r.get(k) for r in rows for k in ("advance_form", "buy_form")] + [
+        purse_form,
+        leader_form,
+    ]
     finding_rows = [
         {"finding": f, "member": report.members.get(f.member) if f.member else None}
         for f in report.findings
@@ -945,6 +954,7 @@ def _gang_context(
         "can_act": can_act,
         "rivals": rivals,
         "purse_form": purse_form,
+        "leader_form": leader_form,
         "open_encounter": state.open_encounter(gang.id),
         "played": state.played(gang.id),
         "flash": flash,
@@ -984,6 +994,12 @@ def _member_of(gang: GangState, ref: str) -> MemberState:
 def _gang_action(request: HttpRequest, seat: Seat, gang: GangState, step: str) -> Action:
     state = seat.state
     p = state.progression
+    if step == "leader":
+        form = LeaderForm(request.POST, members=[(m.ref, m.name) for m in gang.alive])
+        if not form.is_valid():
+            return Action(form)
+        data = {"member": form.cleaned_data["member"]}
+        return Action(form, "leader_chosen", data, on_error=_into(form, "member"))
     if step == "advance":
         m = _member_of(gang, request.POST.get("member", ""))
         form = AdvanceForm(
@@ -1011,7 +1027,7 @@ def _gang_action(request: HttpRequest, seat: Seat, gang: GangState, step: str) -
 
 @login_required
 def gang_step(request: HttpRequest, campaign_id: int, gang_id: int, step: str) -> HttpResponse:
-    if step not in ("advance", "buy", "mexico"):
+    if step not in ("advance", "buy", "leader", "mexico"):
         raise Http404("No such step.")
     if step == "mexico":
         return _mexico(request, campaign_id, gang_id)

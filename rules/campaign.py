@@ -415,6 +415,8 @@ class Progression:
     injury_stats: tuple[str, ...] = ()
     #: finding codes about building a gang that mean nothing once it is in a campaign
     campaign_ignores: frozenset[str] = frozenset()
+    #: the member data key that marks the gang's leader, if the game has one to move
+    leader_key: str | None = None
 
     def __init__(self, system_id: str):
         self.system_id = system_id
@@ -1387,6 +1389,30 @@ def _apply_member_recruited(state: CampaignState, event: Event) -> str:
     return f"{gang.name} recruited {new.name} ({new.original_cost} {total}) to replace {old.name}."
 
 
+def _prepare_leader_chosen(state: CampaignState, data: dict, dice: Dice) -> dict:
+    _need_status(state, SETUP, RUNNING, what="choose a leader")
+    key = state.progression.leader_key
+    if key is None:
+        raise CampaignError("In this game the leader is not a flag you can move.")
+    member = state.member(data.get("member"))
+    if not member.alive:
+        raise CampaignError(f"{member.name} is dead.", "member")
+    if member.data.get(key) is True:
+        raise CampaignError(f"{member.name} already leads the gang.", "member")
+    return {"gang": member.gang, "member": member.ref}
+
+
+def _apply_leader_chosen(state: CampaignState, event: Event) -> str:
+    key = state.progression.leader_key
+    chosen = state.member(event.data["member"])
+    gang = state.gangs[chosen.gang]
+    for m in gang.members.values():
+        if m.alive:
+            m.data[key] = m is chosen
+    chosen.notes.append("Became the gang's leader.")
+    return f"{chosen.name} now leads {gang.name}."
+
+
 def _prepare_rode_to_mexico(state: CampaignState, data: dict, dice: Dice) -> dict:
     _need_status(state, RUNNING, what="ride to Mexico")
     gang = state.gang(data.get("gang"))
@@ -1445,6 +1471,7 @@ class RivalsProgression(Progression):
     uses_location = True
     has_showdown = True
     campaign_ignores = frozenset({"rivals.ccp_unspent"})  # spent or lost at creation
+    leader_key = "leader"
     no_gain_reason = "earns no reputation"
     SKILL_ROWS = ("handgun", "rifle", "shotgun", "brawl", "riding")
 
@@ -1807,6 +1834,7 @@ class Bwg2Progression(Progression):
     title = "The Most Famous Gang in Blackwater Gulch"
     earned_label = "advances"
     injury_stats = ("str", "spd", "sta", "int", "rc", "mc")
+    leader_key = "leader"
 
     def victory_points(self, state, victim) -> int:
         report = get_system(self.system_id).evaluate(
@@ -1850,6 +1878,7 @@ class Gf26Progression(Progression):
     VP = {"regular": 1, "veteran": 2, "hero": 3}
     NEXT = {"regular": "veteran", "veteran": "hero"}
     injury_stats = ("mov", "att", "mrk", "def", "iv", "wp")
+    leader_key = "leader"
 
     def _type(self, member: MemberState) -> str:
         profile = member.data.get("profile") or {}

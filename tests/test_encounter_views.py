@@ -713,3 +713,30 @@ def test_a_bwg1_campaign_uses_xp_a_scenario_and_the_purse(db, content, dice):
     )
     s = services.state_of(campaign)
     assert s.gangs[a].purse == 6 and s.member(f"{a}/1").saved == 0
+
+
+def test_a_gang_whose_leader_died_chooses_a_new_one(world, dice):
+    a, b = world.a, world.b
+    enc = begin(world, dice)
+    lines = [{"kind": "kill", "by": f"{a}/1", "to": f"{b}/1", "amount": "3"}]
+    assert record(world, enc, lines=lines).status_code == 302
+    assert step(world, enc, "bob", "confirm", {"gang": b}).status_code == 302
+    dice(1)  # Jack O'Neil, the leader, is dead
+    assert step(world, enc, "bob", "death", {"member": f"{b}/1"}).status_code == 302
+    page = world.clients["bob"].get(url("campaign_gang", world, b))
+    assert 'data-testid="leader-form"' in text(page)
+    other = world.clients["alice"].post(
+        url("campaign_gang_step", world, b, "leader"), {"member": f"{b}/3"}
+    )
+    assert other.status_code == 403
+    bad = world.clients["bob"].post(url("campaign_gang_step", world, b, "leader"), {"member": ""})
+    assert bad.status_code == 200 and 'data-testid="leader-form"' in text(bad)
+    done = world.clients["bob"].post(
+        url("campaign_gang_step", world, b, "leader"), {"member": f"{b}/3"}
+    )
+    assert done.status_code == 302
+    after = state(world)
+    assert after.member(f"{b}/3").data["leader"] is True
+    page = world.clients["bob"].get(url("campaign_gang", world, b))
+    assert 'data-testid="leader-form"' not in text(page)
+    assert "now leads" in text(page)

@@ -932,3 +932,25 @@ def test_undo_is_exact_after_random_campaigns(seed):
     for gang in state.gangs.values():
         for m in gang.members.values():
             assert m.earned == max(0, m.best) // 5 and m.spent <= m.earned
+
+
+def test_a_new_leader_when_the_leader_is_killed():
+    play = rivals_campaign()
+    enc = play.begin()
+    play.record(enc, kill(JAMES, RED_JACK, 4))
+    play.confirm(enc)
+    state = play.do("death_rolled", 1, encounter=enc, member=RED_JACK)
+    roster = state.gangs["1"].current_roster(state.progression)
+    report = get_system("rivals").evaluate(roster)
+    assert "rivals.no_leader" in report.codes()
+    assert "already leads" in play.refuse("leader_chosen", member=JACK).message
+    assert "dead" in play.refuse("leader_chosen", member=RED_JACK).message
+    state = play.do("leader_chosen", member=SARAH)
+    roster = state.gangs["1"].current_roster(state.progression)
+    assert "rivals.no_leader" not in get_system("rivals").evaluate(roster).codes()
+    assert state.log[-1].text == "Sarah now leads Red Jack's Gang."
+
+
+def test_bwg1_has_no_leader_flag_to_move():
+    play = xp_campaign("bwg1", "bwg1-legal-dalton-boys", "bwg1-legal-dalton-boys")
+    assert "not a flag" in play.refuse("leader_chosen", member="1/2").message
