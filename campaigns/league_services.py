@@ -346,7 +346,7 @@ def next_round(league: League) -> Round:
             if a in ids or (b is not None and b in ids)
         ]
     else:
-        ranked = [row.player for row in standings(league, active)]
+        ranked = [row.player for row in standings(league)]  # results against the dropped count
         earlier = Pairing.objects.filter(round__league=league)
         met = [(p.a_id, p.b_id) for p in earlier if p.b_id is not None]
         byes = [p.a_id for p in earlier if p.b_id is None]
@@ -494,23 +494,29 @@ def feed_campaign(report: MatchReport, user) -> str:
         return "Not fed to the campaign: a player has no gang in it."
     gangs = [str(a.campaign_gang_id), str(b.campaign_gang_id)]
     try:
-        state = campaign_services.record(campaign, user, "encounter_begun", {"gangs": gangs})
-        winner = {"a": gangs[0], "b": gangs[1]}.get(report.winner, "")
-        campaign_services.record(
-            campaign,
-            user,
-            "encounter_recorded",
-            {
-                "encounter": state.last_encounter.id,
-                "gang": "",
-                "winner": winner,
-                "happenings": [],
-                "notes": f"From the league match: {report.vp_a}-{report.vp_b}. {report.notes}",
-            },
-        )
+        with transaction.atomic():  # both events, or neither
+            state = _feed(campaign, user, gangs, report)
     except CampaignError as error:
         return f"Not fed to the campaign: {error.message}"
     return (
         f"Fed to the campaign as encounter {state.last_encounter.number}: record what "
         "happened there and confirm it."
     )
+
+
+def _feed(campaign, user, gangs: list[str], report: MatchReport):
+    state = campaign_services.record(campaign, user, "encounter_begun", {"gangs": gangs})
+    winner = {"a": gangs[0], "b": gangs[1]}.get(report.winner, "")
+    campaign_services.record(
+        campaign,
+        user,
+        "encounter_recorded",
+        {
+            "encounter": state.last_encounter.id,
+            "gang": "",
+            "winner": winner,
+            "happenings": [],
+            "notes": f"From the league match: {report.vp_a}-{report.vp_b}. {report.notes}",
+        },
+    )
+    return state

@@ -1271,7 +1271,7 @@ def _prepare_showdown_fought(state: CampaignState, data: dict, dice: Dice) -> di
         by, to = as_str(h.get("by")), as_str(h.get("to"))
         if {by, to} != {winner.ref, loser}:
             raise CampaignError(f"Hit {i}: one of the two outlaws hits the other.", f"hits-{i}")
-        amount = _whole(h.get("amount"), f"Hit {i}: the number", f"hits-{i}", low=0, high=20)
+        amount = _whole(h.get("amount"), f"Hit {i}: the number", f"hits-{i}", low=0, high=10)
         if kind == "kill" and (fate != "dead" or to != loser):
             raise CampaignError(
                 f"Hit {i}: only the loser can be killed, when he ends dead.", f"hits-{i}"
@@ -1297,17 +1297,12 @@ def _apply_showdown_fought(state: CampaignState, event: Event) -> str:
     awards = []
     for h in d["hits"]:
         by, to = state.member(h["by"]), state.member(h["to"])
-        if h["kind"] == "wound":
-            amount, why = h["amount"], f"Wounded {to.name} ({h['amount']} actions)"
-        else:
-            bonus = p.notoriety(running[to.ref])[1]
-            amount = h["amount"] + bonus
-            why = f"Killed {to.name} ({h['amount']} wounds + notoriety bonus {bonus})"
+        amount, why = p.hit_award(h["kind"], h["amount"], to, running[to.ref])
         running[by.ref] += amount
         awards.append({"member": by.ref, "reason": why, "amount": amount})
     loser = state.member(d["loser"])
     if d["fate"] == "left":
-        awards.append({"member": loser.ref, "reason": "Left the map", "amount": -5})
+        awards.append({"member": loser.ref, "reason": "Left the map", "amount": p.left_penalty})
     sd["awards"] = awards
     lines = []
     for r in dict.fromkeys(a["member"] for a in awards):
@@ -1328,11 +1323,19 @@ def _apply_showdown_fought(state: CampaignState, event: Event) -> str:
     return text
 
 
+def _need_riding(state: CampaignState, gang_id: str, field_name: str) -> None:
+    """A gang that rode to Mexico is retired for good: it spends and recruits no more."""
+    gang = state.gang(gang_id)
+    if gang.retired:
+        raise CampaignError(f"{gang.name} rode to Mexico and is retired.", field_name)
+
+
 def _prepare_advance_taken(state: CampaignState, data: dict, dice: Dice) -> dict:
     _need_status(state, RUNNING, what="spend advances")
     member = state.member(data.get("member"))
     if not member.alive:
         raise CampaignError(f"{member.name} is dead.", "member")
+    _need_riding(state, member.gang, "member")
     enc = state.open_encounter(member.gang)
     if enc is not None:
         raise CampaignError("Spend advances after the encounter is settled.", "member")
@@ -1351,6 +1354,7 @@ def _apply_advance_taken(state: CampaignState, event: Event) -> str:
 def _prepare_item_bought(state: CampaignState, data: dict, dice: Dice) -> dict:
     _need_status(state, RUNNING, what="buy anything")
     gang = str(data.get("gang", "")) or state.member(data.get("member")).gang
+    _need_riding(state, gang, "item")
     if state.open_encounter(gang):
         raise CampaignError("Buy between encounters, once the last one is settled.", "item")
     return state.progression.prepare_purchase(state, {**data, "gang": gang})
@@ -1363,6 +1367,7 @@ def _apply_item_bought(state: CampaignState, event: Event) -> str:
 def _prepare_member_recruited(state: CampaignState, data: dict, dice: Dice) -> dict:
     _need_status(state, RUNNING, what="recruit")
     gang = state.gang(data.get("gang"))
+    _need_riding(state, gang.id, "replaces")
     replaced = state.member(data.get("replaces"), "replaces")
     if replaced.gang != gang.id or replaced.status != DEAD or replaced.replaced_by:
         raise CampaignError("A recruit replaces a member of this gang who was killed.", "replaces")
@@ -1399,6 +1404,15 @@ def _prepare_leader_chosen(state: CampaignState, data: dict, dice: Dice) -> dict
         raise CampaignError(f"{member.name} is dead.", "member")
     if member.data.get(key) is True:
         raise CampaignError(f"{member.name} already leads the gang.", "member")
+    _need_riding(state, member.gang, "member")
+    leader = next((m for m in state.gangs[member.gang].alive if m.data.get(key) is True), None)
+    if leader is not None:
+        raise CampaignError(
+            f"{leader.name} leads the gang: a new leader is chosen only when the leader is dead.",
+            "member",
+        )
+    if state.open_encounter(member.gang):
+        raise CampaignError("Choose the new leader once the encounter is settled.", "member")
     return {"gang": member.gang, "member": member.ref}
 
 
@@ -1585,18 +1599,9 @@ class RivalsProgression(Progression):
         running = {m.ref: m.score for g in enc.gangs for m in state.gangs[g].alive}
         awards = []
         for h in enc.happenings:
-            if h["kind"] == "wound":
+            if h["kind"] == "wound" or (h["kind"] == "kill" and h["by"]):
                 to = state.member(h["to"])
-                amount = self.r.reputation_for_wound(h["amount"])
-                why = f"Wounded {to.name} ({_plural(h['amount'], 'action')} lost)"
-            elif h["kind"] == "kill" and h["by"]:
-                to = state.member(h["to"])
-                title, bonus = self.notoriety(running[to.ref])
-                amount = self.r.reputation_for_kill(h["amount"], bonus)
-                why = (
-                    f"Killed {to.name}: {_plural(h['amount'], 'wound')} lost + {title} "
-                    f"notoriety bonus {bonus}"
-                )
+                amount, why = self.hit_award(h["kind"], h["amount"], to, running[to.ref])
             elif h["kind"] == "left":
                 amount, why = self.r.LEAVING_THE_BOARD, "Left the board early"
                 h = {**h, "by": h["who"]}
@@ -1605,6 +1610,23 @@ class RivalsProgression(Progression):
             running[h["by"]] += amount
             awards.append(Award(h["by"], why, amount))
         return awards + self.win_awards(state, enc, self.r.WIN_PER_OUTLAW)
+
+    def hit_award(
+        self, kind: str, amount: int, victim: MemberState, victim_score: int
+    ) -> tuple[int, str]:
+        """Reputation for one hit: a wound's actions lost, or a kill's wounds lost plus the
+        victim's notoriety bonus at that moment (their score ``victim_score`` then)."""
+        if kind == "wound":
+            gained = self.r.reputation_for_wound(amount)
+            return gained, f"Wounded {victim.name} ({_plural(amount, 'action')} lost)"
+        title, bonus = self.notoriety(victim_score)
+        gained = self.r.reputation_for_kill(amount, bonus)
+        lost = _plural(amount, "wound")
+        return gained, f"Killed {victim.name}: {lost} lost + {title} notoriety bonus {bonus}"
+
+    @property
+    def left_penalty(self) -> int:
+        return self.r.LEAVING_THE_BOARD
 
     def after_award(self, state: CampaignState, enc: EncounterState) -> None:
         for h in enc.happenings:

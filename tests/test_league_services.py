@@ -205,3 +205,21 @@ def test_a_confirmed_result_feeds_the_leagues_campaign(club):
     state = campaign_services.state_of(campaign)
     enc = state.last_encounter
     assert enc.winner == str(p.a.campaign_gang_id) and enc.status == "provisional"
+
+
+def test_swiss_ranks_by_every_result_even_against_a_player_who_dropped(club):
+    league, _ = league_with(club, 6)
+    rnd = ls.next_round(league)
+    first, *others = rnd.pairings.select_related("a__player", "b__player").order_by("table")
+    report = ls.submit_report(first, first.a.player, {"vp_a": 1, "vp_b": 0, "winner": "a"})
+    ls.confirm_report(report, first.b.player)
+    for p in others:
+        report = ls.submit_report(p, p.a.player, {"vp_a": 3, "vp_b": 3, "winner": "draw"})
+        ls.confirm_report(report, p.b.player)
+    ls.withdraw(first.b)  # the player the winner beat drops out
+    rows = ls.standings(league)
+    assert rows[0].player == first.a_id and rows[0].points == 3
+    rnd = ls.next_round(league)
+    pairs = [(p.a_id, p.b_id) for p in rnd.pairings.all()]
+    # the winner keeps his 3 points (top of the standings), so one of the drawers sits out
+    assert (first.a_id, None) not in pairs and len(pairs) == 3

@@ -650,6 +650,9 @@ def test_a_retired_gang_fights_no_more_in_a_bigger_campaign():
     state = play.do("rode_to_mexico", gang="3")
     assert state.status == RUNNING and state.gangs["3"].retired
     assert "Mexico" in play.refuse("encounter_begun", 2, gangs=["1", "3"]).message
+    # retired for good: nothing more is spent, bought or recruited
+    assert "retired" in play.refuse("item_bought", member="3/1", item="Knife").message
+    assert "retired" in play.refuse("advance_taken", member="3/1", choice="rifle:1").message
 
 
 def test_the_most_wanted_after_the_agreed_encounters_counts_only_the_survivors():
@@ -936,9 +939,12 @@ def test_undo_is_exact_after_random_campaigns(seed):
 
 def test_a_new_leader_when_the_leader_is_killed():
     play = rivals_campaign()
+    error = play.refuse("leader_chosen", member=SARAH)
+    assert "Red Jack leads the gang" in error.message  # only when the leader is dead
     enc = play.begin()
     play.record(enc, kill(JAMES, RED_JACK, 4))
     play.confirm(enc)
+    assert "Red Jack leads" in play.refuse("leader_chosen", member=SARAH).message  # until his roll
     state = play.do("death_rolled", 1, encounter=enc, member=RED_JACK)
     roster = state.gangs["1"].current_roster(state.progression)
     report = get_system("rivals").evaluate(roster)
