@@ -330,15 +330,10 @@ def _describe(state: CampaignState, h: dict[str, Any]) -> str:
 
 
 def _death_lines(state: CampaignState, enc: EncounterState) -> dict[str, Any]:
-    """The log's line (with its dice) for each death roll of the encounter, by member."""
-    found = {}
-    for line in state.log:
-        if line.kind != "death_rolled" or line.encounter != enc.id or line.undone:
-            continue
-        for ref in enc.deaths:
-            if line.text.startswith(f"Death roll for {state.member(ref).name}:"):
-                found.setdefault(ref, line)
-    return found
+    """The log's line (with its dice) for each death roll of the encounter, by member: the
+    engine keeps the seq of each member's latest roll."""
+    by_seq = {line.seq: line for line in state.log if line.kind == "death_rolled"}
+    return {ref: by_seq[d["seq"]] for ref, d in enc.deaths.items() if d.get("seq") in by_seq}
 
 
 @dataclass

@@ -1084,7 +1084,7 @@ def _apply_death_rolled(state: CampaignState, event: Event) -> str:
     d = event.data
     enc = state.encounter(d["encounter"])
     m = state.member(d["member"])
-    enc.deaths[m.ref] = dict(d)
+    enc.deaths[m.ref] = {**d, "seq": event.seq}  # the latest roll, and where it is logged
     text = f"Death roll for {m.name}: {d['roll']}, {d['name']}."
     if d["result"] == "dead":
         m.status = DEAD

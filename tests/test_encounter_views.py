@@ -740,3 +740,29 @@ def test_a_gang_whose_leader_died_chooses_a_new_one(world, dice):
     page = world.clients["bob"].get(url("campaign_gang", world, b))
     assert 'data-testid="leader-form"' not in text(page)
     assert "now leads" in text(page)
+
+
+def test_death_rolls_show_their_own_dice_even_for_namesakes(world, dice):
+    """Alice's and Carol's gangs are both Red Jack's Gang: two Sarahs die."""
+    from campaigns.encounter_views import _death_results
+
+    a, c = world.a, world.c
+    dice(2)
+    begun = world.clients["alice"].post(url("encounter_begin", world), {"gang": a, "against": c})
+    assert begun.status_code == 302
+    enc = state(world).last_encounter.id
+    lines = [
+        {"kind": "kill", "by": f"{a}/2", "to": f"{c}/2", "amount": "3"},
+        {"kind": "kill", "by": f"{c}/1", "to": f"{a}/2", "amount": "3"},
+    ]
+    data = lines_data(lines, winner=a)
+    assert world.clients["alice"].post(url("encounter_record", world, enc), data).status_code == 302
+    assert step(world, enc, "carol", "confirm", {"gang": c}).status_code == 302
+    dice(6)
+    assert step(world, enc, "carol", "death", {"member": f"{c}/2"}).status_code == 302
+    dice(1)
+    assert step(world, enc, "alice", "death", {"member": f"{a}/2"}).status_code == 302
+    now = state(world)
+    rows = {r["member"].ref: r for r in _death_results(now, now.encounter(enc))}
+    assert rows[f"{c}/2"]["roll"] == 6 and rows[f"{c}/2"]["dice"][0]["rolled"] == [6]
+    assert rows[f"{a}/2"]["roll"] == 1 and rows[f"{a}/2"]["dice"][0]["rolled"] == [1]
