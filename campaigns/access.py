@@ -17,12 +17,34 @@ from urllib.parse import urlencode
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import redirect, resolve_url
 from django.urls import reverse
 from django_htmx.http import HttpResponseClientRedirect
 
 from campaigns.models import Campaign
+
+#: the methods of a page that shows a form and takes its POST
+PAGE_METHODS = ["GET", "HEAD", "POST"]
+_IDS = ("campaign_id", "club_id", "league_id")
+
+
+def post_only(page: str):
+    """An action: POST does it; a GET (a reload, a typed URL, coming back from the login
+    page) goes to ``page``, reversed with the URL's campaign, club or league id."""
+
+    def decorator(view):
+        @wraps(view)
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if request.method == "POST":
+                return view(request, *args, **kwargs)
+            if request.method in ("GET", "HEAD"):
+                return redirect(page, **{k: v for k, v in kwargs.items() if k in _IDS})
+            return HttpResponseNotAllowed(["POST"])
+
+        return wrapper
+
+    return decorator
 
 
 def login_required(view):

@@ -11,22 +11,21 @@ the top of the page: status 200, never a 500. The standings and match pages are 
 
 from __future__ import annotations
 
-from functools import wraps
 from itertools import groupby
 from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, F, Max, Prefetch, Q
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from builder.models import Gang, Member, MemberItem
 from builder.roster import gang_roster
-from campaigns import access
 from campaigns import league_services as services
+from campaigns.access import PAGE_METHODS, login_required, post_only
 from campaigns.club_forms import (
     CAP_HELP,
     ClubForm,
@@ -46,29 +45,6 @@ from campaigns.models import (
     Registration,
 )
 from rules import get_system
-
-PAGE_METHODS = ["GET", "HEAD", "POST"]
-
-login_required = access.login_required
-
-
-def post_only(page: str):
-    """An action: POST does it; a GET (a reload, a typed URL, coming back from the login
-    page) goes to ``page``, reversed with the URL's ids."""
-
-    def decorator(view):
-        @wraps(view)
-        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            if request.method == "POST":
-                return view(request, *args, **kwargs)
-            if request.method in ("GET", "HEAD"):
-                ids = {k: v for k, v in kwargs.items() if k in ("club_id", "league_id")}
-                return redirect(page, **ids)
-            return HttpResponseNotAllowed(["POST"])
-
-        return wrapper
-
-    return decorator
 
 
 def _league(request: HttpRequest, league_id: int) -> League:

@@ -30,6 +30,7 @@ from django.views.decorators.http import require_http_methods
 from builder.models import Member, MemberItem
 from builder.roster import member_data
 from campaigns import access, services
+from campaigns.access import PAGE_METHODS, login_required
 from campaigns.encounter_forms import (
     DRAW,
     KIND_HELP,
@@ -78,15 +79,11 @@ from rules.campaign import (
 #: ``random.Random`` here for predictable rolls.
 RNG: random.Random | None = None
 
-PAGE_METHODS = ["GET", "HEAD", "POST"]
 TIMES = "\u00d7 "  # "2 times Handgun reload"
 MINUS = "\u2212"
 
 
 # --------------------------------------------------------------------------- plumbing
-
-
-login_required = access.login_required
 
 
 @dataclass

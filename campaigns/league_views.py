@@ -33,15 +33,13 @@ from django.utils.safestring import mark_safe
 from django.utils.text import slugify
 from django.views.decorators.http import require_http_methods
 
-from campaigns import access
 from campaigns import league as arithmetic
 from campaigns import league_services as services
+from campaigns.access import login_required
 from campaigns.charts import Series, chart_table, line_chart
 from campaigns.league_forms import DisputeForm, ReportForm, SettleForm, report_initial
 from campaigns.models import ClubMember, League, MatchReport, Pairing, Registration, Round
 from rules import get_system
-
-login_required = access.login_required
 
 READ_METHODS = ["GET", "HEAD"]
 #: the head-to-head matrix is drawn up to this many players (beyond: each player's page)

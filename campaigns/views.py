@@ -10,12 +10,11 @@ The encounter pages and a gang's page are in ``campaigns/encounter_views.py``.
 from __future__ import annotations
 
 import datetime
-from functools import wraps
 from itertools import groupby
 from typing import Any
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -24,29 +23,11 @@ from django.views.decorators.http import require_http_methods
 from builder import printing
 from builder.forms import PrintForm
 from campaigns import access, chronicle, services
+from campaigns.access import PAGE_METHODS, login_required, post_only
 from campaigns.forms import CampaignForm, CampaignSettingsForm, FinishForm, JoinForm
 from campaigns.models import Campaign, CampaignEvent, CampaignGang
 from rules import get_system
 from rules.campaign import RUNNING, SETUP, CampaignError, CampaignState, replay
-
-PAGE_METHODS = ["GET", "HEAD", "POST"]
-
-
-login_required = access.login_required
-
-
-def post_only(view):
-    """An action: POST does it; a GET (a reload, a typed URL) goes to the campaign."""
-
-    @wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if request.method == "POST":
-            return view(request, *args, **kwargs)
-        if request.method in ("GET", "HEAD"):
-            return redirect("campaign_detail", campaign_id=kwargs["campaign_id"])
-        return HttpResponseNotAllowed(["POST"])
-
-    return wrapper
 
 
 def _campaign(request: HttpRequest, campaign_id: int) -> Campaign:
@@ -210,7 +191,7 @@ def campaign_join(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @login_required
-@post_only
+@post_only("campaign_detail")
 def campaign_leave(request: HttpRequest, campaign_id: int, gang_id: int) -> HttpResponse:
     campaign = _campaign(request, campaign_id)
     state = services.state_of(campaign)
@@ -230,7 +211,7 @@ def campaign_leave(request: HttpRequest, campaign_id: int, gang_id: int) -> Http
 
 
 @login_required
-@post_only
+@post_only("campaign_detail")
 def campaign_start(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = _campaign(request, campaign_id)
     access.require_organiser(campaign, request.user)
@@ -239,7 +220,7 @@ def campaign_start(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 
 @login_required
-@post_only
+@post_only("campaign_detail")
 def campaign_finish(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = _campaign(request, campaign_id)
     access.require_organiser(campaign, request.user)
