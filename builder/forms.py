@@ -6,15 +6,11 @@ from django import forms
 
 from builder import printing
 from builder.editors import get_editor
-from builder.models import ContentPack, Gang, Item
+from builder.models import ContentPack, Gang
 from rules import all_systems, get_system
 from rules.roster import MAX_BYTES, RosterFileError, read_roster
-from rules.systems import bwg1
 
 MAX_LIMIT = 100_000
-# The system whose builder has its own views (builder/views.py); the others are edited
-# through their editor's actions (builder/editors).
-BUILDER_SYSTEMS = ("bwg1",)
 
 
 def browser_systems() -> list[str]:
@@ -175,96 +171,6 @@ class GangSettingsForm(forms.Form):
             initial={"name": gang.name, "limit": gang.limit},
             total_label=get_system(gang.system).total_label,
         )
-
-
-class MemberAddForm(forms.Form):
-    name = forms.CharField(max_length=100, label="Name")
-    member_type = forms.ChoiceField(label="Type")
-
-    def __init__(self, *args, system_id: str, **kwargs):
-        kwargs.setdefault("prefix", "new")
-        super().__init__(*args, **kwargs)
-        system = get_system(system_id)
-        self.fields["member_type"].choices = system.type_choices()
-        self.fields["member_type"].initial = "henchman"
-
-
-class MemberForm(forms.Form):
-    name = forms.CharField(max_length=100, required=False, label="Name")
-    member_type = forms.ChoiceField(label="Type")
-    profession = forms.ChoiceField(label="Profession", required=False)
-
-    def __init__(self, *args, system_id: str, **kwargs):
-        super().__init__(*args, **kwargs)
-        system = get_system(system_id)
-        self.fields["member_type"].choices = system.type_choices()
-        self.fields["profession"].choices = [("", "— none —"), *system.profession_choices()]
-
-
-def _point_changes() -> list[tuple[str, str]]:
-    return [
-        (f"{a}:{sign}", f"{sign} {bwg1.ATTRIBUTE_LABELS[a]}")
-        for a in bwg1.ATTRIBUTES
-        for sign in ("+", "-")
-    ]
-
-
-class PointsForm(forms.Form):
-    """One click on a + or - button beside an attribute."""
-
-    change = forms.ChoiceField(choices=_point_changes)
-
-    def __init__(self, *args, member_report=None, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.member_report = member_report
-
-    def clean(self):
-        cleaned = super().clean()
-        change = cleaned.get("change")
-        if not change or self.member_report is None:
-            return cleaned
-        attribute, sign = change.split(":")
-        label = bwg1.ATTRIBUTE_LABELS[attribute]
-        report = self.member_report
-        if sign == "-" and report.spent[attribute] <= 0:
-            raise forms.ValidationError(
-                f"No points are spent on {label}: it is at its starting value."
-            )
-        if sign == "+":
-            if report.attributes[attribute] >= bwg1.ATTRIBUTE_MAX:
-                raise forms.ValidationError(
-                    f"{label} is already {report.attributes[attribute]}; "
-                    f"the most an attribute can be is {bwg1.ATTRIBUTE_MAX}."
-                )
-            if report.points_left <= 0:
-                raise forms.ValidationError(
-                    "No attribute points left: take one off another attribute first."
-                )
-        cleaned["attribute"] = attribute
-        cleaned["delta"] = 1 if sign == "+" else -1
-        return cleaned
-
-
-class ItemChoiceForm(forms.Form):
-    """Pick a catalogue item (built-in or the user's own) for a member."""
-
-    item = forms.ModelChoiceField(
-        queryset=Item.objects.none(),
-        error_messages={
-            "required": "Choose one from the list first.",
-            "invalid_choice": "That is not in your catalogue: choose one from the list.",
-        },
-    )
-
-    def __init__(self, *args, gang: Gang, category: str, required=True, **kwargs):
-        super().__init__(*args, **kwargs)
-        field = self.fields["item"]
-        field.queryset = Item.objects.for_gang(gang).filter(category=category)
-        field.required = required
-
-
-class MoveForm(forms.Form):
-    direction = forms.ChoiceField(choices=[("up", "Up"), ("down", "Down")])
 
 
 class PrintForm(forms.Form):

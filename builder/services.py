@@ -111,7 +111,7 @@ def run_action(form, *, user) -> Any:
     The gang's row is locked first (and the member re-read under the lock), so two quick
     clicks are applied one after the other. Every die the action rolls is stored in the
     dice log in the same transaction as its result. Returns the action's context (its
-    ``anchor`` says where to scroll).
+    ``opened`` is a member the action made, for the page to open).
     """
     from builder.editors import ActionContext
 

@@ -13,7 +13,6 @@ urlpatterns = [
     path("gangs/<int:gang_id>/sheet.pdf", views.gang_sheet_pdf, name="gang_sheet_pdf"),
     path("gangs/<int:gang_id>/print/", views.gang_print, name="gang_print"),
     path("gangs/<int:gang_id>/roster.json", views.gang_export, name="gang_export"),
-    path("gangs/<int:gang_id>/members/add/", views.member_add, name="member_add"),
     path("gangs/<int:gang_id>/do/<slug:action>/", views.gang_action, name="gang_action"),
     path(
         "gangs/<int:gang_id>/members/<int:member_id>/do/<slug:action>/",
@@ -23,41 +22,6 @@ urlpatterns = [
     path("gangs/<int:gang_id>/packs/", views.gang_packs, name="gang_packs"),
     path("gangs/<int:gang_id>/history/", views.gang_history, name="gang_history"),
     path("gangs/<int:gang_id>/clone/", views.gang_clone, name="gang_clone"),
-    path(
-        "gangs/<int:gang_id>/members/<int:member_id>/",
-        views.member_update,
-        name="member_update",
-    ),
-    path(
-        "gangs/<int:gang_id>/members/<int:member_id>/points/",
-        views.member_points,
-        name="member_points",
-    ),
-    path(
-        "gangs/<int:gang_id>/members/<int:member_id>/weapons/",
-        views.member_weapon_add,
-        name="member_weapon_add",
-    ),
-    path(
-        "gangs/<int:gang_id>/members/<int:member_id>/weapons/<int:member_item_id>/remove/",
-        views.member_weapon_remove,
-        name="member_weapon_remove",
-    ),
-    path(
-        "gangs/<int:gang_id>/members/<int:member_id>/horse/",
-        views.member_horse,
-        name="member_horse",
-    ),
-    path(
-        "gangs/<int:gang_id>/members/<int:member_id>/move/",
-        views.member_move,
-        name="member_move",
-    ),
-    path(
-        "gangs/<int:gang_id>/members/<int:member_id>/delete/",
-        views.member_delete,
-        name="member_delete",
-    ),
     path("s/<str:token>/", views.gang_shared, name="gang_shared"),
     path("s/<str:token>/sheet.pdf", views.gang_shared_pdf, name="gang_shared_pdf"),
     path("s/<str:token>/print/", views.gang_shared_print, name="gang_shared_print"),

@@ -18,26 +18,18 @@ from django.db.models import Count, Prefetch, ProtectedError, Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.urls import reverse
-from django.utils.html import format_html_join
 from django.utils.text import slugify
 from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
 from builder import printing, services
 from builder.editors import Catalogue, get_editor
-from builder.editors.base import mark
 from builder.editors.bwg1 import WeaponForm
 from builder.forms import (
-    BUILDER_SYSTEMS,
     GangCreateForm,
     GangSettingsForm,
-    ItemChoiceForm,
-    MemberAddForm,
-    MemberForm,
-    MoveForm,
     PackForm,
     PacksForm,
-    PointsForm,
     PrintForm,
     RosterImportForm,
 )
@@ -82,8 +74,10 @@ def post_only(view):
         if request.method == "POST":
             return view(request, *args, **kwargs)
         if request.method in ("GET", "HEAD") and "gang_id" in kwargs:
-            anchor = f"#member-{kwargs['member_id']}" if "member_id" in kwargs else ""
-            return redirect(reverse("gang_detail", args=[kwargs["gang_id"]]) + anchor)
+            url = reverse("gang_detail", args=[kwargs["gang_id"]])
+            if "member_id" in kwargs:
+                url += f"?open={kwargs['member_id']}#member-{kwargs['member_id']}"
+            return redirect(url)
         return HttpResponseNotAllowed(["POST"])
 
     return wrapper
@@ -97,126 +91,59 @@ def _get_gang_for_user(user, gang_id: int) -> Gang:
     return get_object_or_404(user.gangs.all(), pk=gang_id)
 
 
-def _get_builder_gang(user, gang_id: int) -> Gang:
-    """The user's own gang, if the browser builder edits its system; otherwise 404."""
-    gang = _get_gang_for_user(user, gang_id)
-    if gang.system not in BUILDER_SYSTEMS:
-        raise Http404("The browser builder does not edit this game system yet.")
-    return gang
-
-
-def _get_builder_member(user, gang_id: int, member_id: int) -> tuple[Gang, Member]:
-    """The user's gang (one the builder edits) and one of its members; otherwise 404."""
-    gang = _get_builder_gang(user, gang_id)
-    return gang, get_object_or_404(gang.members.all(), pk=member_id)
-
-
 # --------------------------------------------------------------------------- the builder
+
+
+def _open_id(request: HttpRequest) -> int | None:
+    """The member whose panel is open: ``?open=<id>`` on the page, ``open`` in a post."""
+    raw = request.POST.get("open") if request.method == "POST" else None
+    raw = raw if raw is not None else request.GET.get("open")
+    try:
+        return int(raw) if raw else None
+    except ValueError:
+        return None
 
 
 def _builder_context(
     request: HttpRequest,
     gang: Gang,
     *,
-    member_errors: dict[int, dict[str, Any]] | None = None,
-    add_form: MemberAddForm | None = None,
-    settings_form: GangSettingsForm | None = None,
-    packs_form: PacksForm | None = None,
-) -> dict[str, Any]:
-    evaluated = evaluate_gang(gang)
-    member_errors = member_errors or {}
-    catalogue = list(Item.objects.for_gang(gang))
-    rows = evaluated.item_rows()
-    for row in rows:
-        row["urls"] = _member_urls(gang.pk, row["member"].pk)
-        row["errors"] = member_errors.get(row["member"].pk, {})
-        # Weapons stored beside the engine's figures for them (same order).
-        row["weapons"] = list(zip(row["items"].get("weapon", []), row["r"].weapons, strict=True))
-        horses = row["items"].get("horse", [])
-        row["horse_item"] = horses[0] if horses else None
-    return {
-        "gang": gang,
-        "system": evaluated.system,
-        "report": evaluated.report,
-        "evaluated": evaluated,
-        "rows": rows,
-        # The same list in every member's "add a weapon" menu: rendered once.
-        "weapon_options": _weapon_options(
-            [i for i in catalogue if i.category == Item.Category.WEAPON]
-        ),
-        "horses": [i for i in catalogue if i.category == Item.Category.HORSE],
-        "add_form": add_form or MemberAddForm(system_id=gang.system),
-        "settings_form": settings_form or GangSettingsForm.for_gang(gang),
-        "packs_form": packs_form or PacksForm(gang=gang),
-        "share_url": _share_url(request, gang),
-    }
-
-
-def _member_urls(gang_id: int, member_id: int) -> dict[str, str]:
-    """Every URL of a member's forms, from one reverse() (they share a prefix)."""
-    base = reverse("member_update", args=[gang_id, member_id])
-    return {
-        "update": base,
-        "points": base + "points/",
-        "weapon_add": base + "weapons/",
-        "weapon_remove": base + "weapons/",  # + "<member item id>/remove/"
-        "horse": base + "horse/",
-        "move": base + "move/",
-        "delete": base + "delete/",
-    }
-
-
-def _weapon_options(weapons: list[Item]) -> str:
-    def label(w: Item) -> str:
-        return f"{w.name} (level {w.stats.get('level', '?')}, {w.stats.get('kind', '?')}){mark(w)}"
-
-    return format_html_join(
-        "", '<option value="{}">{}</option>', ((w.pk, label(w)) for w in weapons)
-    )
-
-
-def _render_builder(request: HttpRequest, gang: Gang, **kwargs: Any) -> HttpResponse:
-    if gang.system not in BUILDER_SYSTEMS:
-        if get_editor(gang.system).edits_in_browser:
-            return _render_editor(request, gang, **kwargs)
-        return _render_gang_view(request, gang, **kwargs)
-    kwargs.pop("failed", None)
-    template = "builder/gang_detail.html"
-    if request.htmx:
-        template += "#builder"
-    context = _builder_context(request, gang, **kwargs)
-    return render(request, template, context)
-
-
-# --------------------------------------------------------------------------- the other systems
-
-
-def _editor_context(
-    request: HttpRequest,
-    gang: Gang,
-    *,
+    open_id: int | None = None,
     failed: Any = None,
     settings_form: GangSettingsForm | None = None,
     packs_form: PacksForm | None = None,
-    **_: Any,
 ) -> dict[str, Any]:
-    """The builder page of a system edited through its editor's actions.
+    """The builder page: the summary, the compact roster, one open member's panel.
 
-    ``failed`` is a bound, invalid action form: it replaces the fresh one of the same
-    action (and member), so the player's input and the errors beside it come back.
+    Only the open member's forms are built, so the page costs the same for 1 or 50
+    members. ``failed`` is a bound, invalid action form: it replaces the fresh one of the
+    same action (and member), so the player's input and the errors beside it come back.
     """
     editor = get_editor(gang.system)
     evaluated = evaluate_gang(gang)
     catalogue = Catalogue.for_gang(gang)
+    if failed is not None and failed.member is not None:
+        open_id = failed.member.pk
     rows = []
+    open_row = None
     for member, figures in evaluated.rows():
-        forms = editor.member_forms(gang, member, figures, catalogue)
-        if failed is not None and failed.member is not None and failed.member.pk == member.pk:
-            forms[failed.action] = failed
-        rows.append({"member": member, "r": figures, "forms": forms})
-    gang_forms = editor.gang_forms(gang, catalogue)
+        row = {"member": member, "r": figures, **editor.row(member, figures)}
+        row["findings"] = len(figures.findings)
+        if member.pk == open_id:
+            forms = editor.member_forms(gang, member, figures, catalogue)
+            if failed is not None and failed.member is not None:
+                forms[failed.action] = failed
+            row["forms"] = forms
+            row["open"] = True
+            row.update(editor.panel_context(member, figures))
+            open_row = row
+        rows.append(row)
+    if rows:
+        rows[0]["first"] = rows[-1]["last"] = True
+    gang_forms = editor.gang_forms(gang, catalogue, evaluated.report)
     if failed is not None and failed.member is None:
         gang_forms[failed.action] = failed
+    page_url = reverse("gang_detail", args=[gang.pk])
     return {
         "gang": gang,
         "system": evaluated.system,
@@ -224,8 +151,12 @@ def _editor_context(
         "report": evaluated.report,
         "evaluated": evaluated,
         "rows": rows,
+        "open_row": open_row,
+        "open_id": open_row["member"].pk if open_row else "",
+        "page_url": page_url,
         "gang_forms": gang_forms,
         "catalogue": catalogue,
+        "all_good": editor.all_good(evaluated),
         "settings_form": settings_form or GangSettingsForm.for_gang(gang),
         "packs_form": packs_form or PacksForm(gang=gang),
         "share_url": _share_url(request, gang),
@@ -233,17 +164,33 @@ def _editor_context(
     }
 
 
-def _render_editor(request: HttpRequest, gang: Gang, **kwargs: Any) -> HttpResponse:
+def _page_url(gang: Gang, open_id: int | None) -> str:
+    url = reverse("gang_detail", args=[gang.pk])
+    return f"{url}?open={open_id}#member-{open_id}" if open_id else url
+
+
+def _render_builder(
+    request: HttpRequest, gang: Gang, *, open_id: int | None = None, **kwargs: Any
+) -> HttpResponse:
+    """The builder page, or for htmx its ``builder`` fragment (morphed into the page)."""
+    editor = get_editor(gang.system)
+    if not editor.edits_in_browser:
+        return _render_gang_view(request, gang, **kwargs)
     template = "builder/gang_build.html"
     if request.htmx:
         template += "#builder"
-    return render(request, template, _editor_context(request, gang, **kwargs))
+    context = _builder_context(request, gang, open_id=open_id, **kwargs)
+    response = render(request, template, context)
+    if request.htmx and request.method == "POST":
+        # The address bar follows the open member, so a reload keeps it open.
+        response["HX-Replace-Url"] = _page_url(gang, context["open_id"] or None).split("#")[0]
+    return response
 
 
 def _get_editor_gang(user, gang_id: int) -> Gang:
-    """The user's own gang, if its system is edited through actions; otherwise 404."""
+    """The user's own gang, if its system is edited in the browser; otherwise 404."""
     gang = _get_gang_for_user(user, gang_id)
-    if gang.system in BUILDER_SYSTEMS or not get_editor(gang.system).edits_in_browser:
+    if not get_editor(gang.system).edits_in_browser:
         raise Http404("This game system has no such action.")
     return gang
 
@@ -252,9 +199,15 @@ def _do_action(request: HttpRequest, gang: Gang, form) -> HttpResponse:
     if not form.is_valid():
         return _render_builder(request, gang, failed=form)
     ctx = services.run_action(form, user=request.user)
+    if ctx.opened is not None:
+        open_id = ctx.opened.pk
+    elif ctx.member is not None:
+        open_id = ctx.member.pk  # None once the action removed it
+    else:
+        open_id = _open_id(request)
     if request.htmx:
-        return _render_builder(request, gang)
-    return redirect(reverse("gang_detail", args=[gang.pk]) + (ctx.anchor or f"#{form.html_id}"))
+        return _render_builder(request, gang, open_id=open_id)
+    return redirect(_page_url(gang, open_id))
 
 
 @login_required
@@ -289,7 +242,7 @@ def gang_packs(request: HttpRequest, gang_id: int) -> HttpResponse:
     gang = _get_gang_for_user(request.user, gang_id)
     form = PacksForm(request.POST, gang=gang)
     if not form.is_valid():
-        return _render_builder(request, gang, packs_form=form)
+        return _render_builder(request, gang, open_id=_open_id(request), packs_form=form)
     services.set_gang_packs(gang, form.cleaned_data["packs"])
     return _changed(request, gang, "#packs")
 
@@ -314,22 +267,11 @@ def gang_clone(request: HttpRequest, gang_id: int) -> HttpResponse:
 
 def _changed(request: HttpRequest, gang: Gang, anchor: str = "") -> HttpResponse:
     """After a successful change: the fresh fragment for htmx, a redirect otherwise."""
+    open_id = _open_id(request)
     if request.htmx:
-        return _render_builder(request, gang)
-    return redirect(reverse("gang_detail", args=[gang.pk]) + anchor)
-
-
-def _invalid(request: HttpRequest, gang: Gang, member: Member, field: str, form) -> HttpResponse:
-    """Show a member's form errors beside the field it concerns (status 200)."""
-    errors = [str(e) for errs in form.errors.values() for e in errs]
-    return _render_builder(request, gang, member_errors={member.pk: {field: errors}})
-
-
-def _member_template(gang: Gang) -> str:
-    """How a member shows read-only: the system's own card, or the engine's summary."""
-    if gang.system in BUILDER_SYSTEMS:
-        return f"builder/{gang.system}/_member_readonly.html"
-    return "builder/_member_generic.html"
+        return _render_builder(request, gang, open_id=open_id)
+    url = _page_url(gang, open_id)
+    return redirect(url if open_id else url + anchor)
 
 
 def _share_url(request: HttpRequest, gang: Gang) -> str:
@@ -345,7 +287,7 @@ def _readonly_context(gang: Gang) -> dict[str, Any]:
         "report": evaluated.report,
         "evaluated": evaluated,
         "rows": evaluated.item_rows(),
-        "member_template": _member_template(gang),
+        "member_template": get_editor(gang.system).readonly_template,
     }
 
 
@@ -389,7 +331,7 @@ def gang_create(request: HttpRequest) -> HttpResponse:
 @login_required
 def gang_detail(request: HttpRequest, gang_id: int) -> HttpResponse:
     gang = _get_gang_for_user(request.user, gang_id)
-    return _render_builder(request, gang)
+    return _render_builder(request, gang, open_id=_open_id(request))
 
 
 @login_required
@@ -398,7 +340,7 @@ def gang_update(request: HttpRequest, gang_id: int) -> HttpResponse:
     gang = _get_gang_for_user(request.user, gang_id)
     form = GangSettingsForm(request.POST, total_label=get_system(gang.system).total_label)
     if not form.is_valid():
-        return _render_builder(request, gang, settings_form=form)
+        return _render_builder(request, gang, open_id=_open_id(request), settings_form=form)
     services.update_gang(gang, name=form.cleaned_data["name"], limit=form.cleaned_data["limit"])
     return _changed(request, gang)
 
@@ -422,104 +364,6 @@ def gang_share_reset(request: HttpRequest, gang_id: int) -> HttpResponse:
     services.reset_share_token(gang)
     messages.success(request, "The old share link no longer works; here is the new one.")
     return redirect(reverse("gang_detail", args=[gang.pk]) + "#share")
-
-
-@login_required
-@post_only
-def member_add(request: HttpRequest, gang_id: int) -> HttpResponse:
-    gang = _get_builder_gang(request.user, gang_id)
-    form = MemberAddForm(request.POST, system_id=gang.system)
-    if not form.is_valid():
-        return _render_builder(request, gang, add_form=form)
-    member = services.add_member(
-        gang, name=form.cleaned_data["name"], member_type=form.cleaned_data["member_type"]
-    )
-    return _changed(request, gang, f"#member-{member.pk}")
-
-
-@login_required
-@post_only
-def member_update(request: HttpRequest, gang_id: int, member_id: int) -> HttpResponse:
-    gang, member = _get_builder_member(request.user, gang_id, member_id)
-    form = MemberForm(request.POST, system_id=gang.system)
-    if not form.is_valid():
-        return _invalid(request, gang, member, "form", form)
-    services.update_member(
-        member,
-        name=form.cleaned_data["name"],
-        member_type=form.cleaned_data["member_type"],
-        profession=form.cleaned_data["profession"],
-    )
-    return _changed(request, gang, f"#member-{member.pk}")
-
-
-@login_required
-@post_only
-def member_points(request: HttpRequest, gang_id: int, member_id: int) -> HttpResponse:
-    gang, member = _get_builder_member(request.user, gang_id, member_id)
-    report = evaluate_gang(gang).report.members[str(member.pk)]
-    form = PointsForm(request.POST, member_report=report)
-    if not form.is_valid():
-        return _invalid(request, gang, member, "points", form)
-    services.change_points(member, form.cleaned_data["attribute"], form.cleaned_data["delta"])
-    return _changed(request, gang, f"#member-{member.pk}")
-
-
-@login_required
-@post_only
-def member_weapon_add(request: HttpRequest, gang_id: int, member_id: int) -> HttpResponse:
-    gang, member = _get_builder_member(request.user, gang_id, member_id)
-    form = ItemChoiceForm(request.POST, gang=gang, category=Item.Category.WEAPON)
-    if not form.is_valid():
-        return _invalid(request, gang, member, "weapons", form)
-    services.add_item(member, form.cleaned_data["item"])
-    return _changed(request, gang, f"#member-{member.pk}")
-
-
-@login_required
-@post_only
-def member_weapon_remove(
-    request: HttpRequest, gang_id: int, member_id: int, member_item_id: int
-) -> HttpResponse:
-    gang, member = _get_builder_member(request.user, gang_id, member_id)
-    member_item = get_object_or_404(member.member_items.all(), pk=member_item_id)
-    services.remove_item(member_item)
-    return _changed(request, gang, f"#member-{member.pk}")
-
-
-@login_required
-@post_only
-def member_horse(request: HttpRequest, gang_id: int, member_id: int) -> HttpResponse:
-    gang, member = _get_builder_member(request.user, gang_id, member_id)
-    form = ItemChoiceForm(request.POST, gang=gang, category=Item.Category.HORSE, required=False)
-    if not form.is_valid():
-        return _invalid(request, gang, member, "horse", form)
-    if form.cleaned_data["item"] is None:
-        services.clear_items(member, Item.Category.HORSE)
-    else:
-        services.add_item(member, form.cleaned_data["item"])
-    return _changed(request, gang, f"#member-{member.pk}")
-
-
-@login_required
-@post_only
-def member_move(request: HttpRequest, gang_id: int, member_id: int) -> HttpResponse:
-    gang, member = _get_builder_member(request.user, gang_id, member_id)
-    form = MoveForm(request.POST)
-    if not form.is_valid():
-        return _invalid(request, gang, member, "move", form)
-    services.move_member(member, form.cleaned_data["direction"])
-    return _changed(request, gang, f"#member-{member.pk}")
-
-
-@login_required
-@require_http_methods(PAGE_METHODS)
-def member_delete(request: HttpRequest, gang_id: int, member_id: int) -> HttpResponse:
-    gang, member = _get_builder_member(request.user, gang_id, member_id)
-    if request.method == "POST":
-        services.delete_member(member)
-        return _changed(request, gang, "#members")
-    return render(request, "builder/member_confirm_delete.html", {"gang": gang, "member": member})
 
 
 # --------------------------------------------------------------------------- PDF and sharing

@@ -9,8 +9,11 @@ An *editor* (one module per system in ``builder/editors``) lists:
   action rolled in the gang's dice log and bumps the gang's version.
 - ``content_kinds``: ``EntryForm`` classes, one per kind of content a pack can hold
   (cards, profiles, weapons...).
-- ``template``: the partial that draws the members and the gang's forms inside the
-  shared builder page (summary, findings, settings and packs are drawn around it).
+- ``gang_template``: the gang's own controls, drawn under the roster (add a member from
+  the library, presets...); ``panel_template``: the open member's detail panel. The
+  shared page draws the sticky summary bar, the compact roster (one row per member:
+  ``row()``), the findings, settings and packs around them. Only the open member's
+  forms are ever built, so a page costs the same whatever the number of members.
 
 The rules themselves stay in ``rules/``: forms only read input and write member data;
 the engine says what is legal.
@@ -81,8 +84,8 @@ class ActionContext:
     dice: Dice = field(default_factory=Dice)
     #: One line saying what came of the action's rolls, stored with them.
     outcome: str = ""
-    #: Where the page should scroll after a plain (non-htmx) post.
-    anchor: str = ""
+    #: A member the action made, to open in the roster once it is done.
+    opened: Member | None = None
 
     @property
     def system(self) -> GameSystem:
@@ -102,6 +105,9 @@ class ActionForm(forms.Form):
     label: ClassVar[str] = "Save"
     #: Marks an action that rolls dice, so the page can say so on its button.
     rolls: ClassVar[bool] = False
+    #: Applies as soon as a field changes (htmx ``change``); its button shows only
+    #: without JavaScript.
+    live: ClassVar[bool] = False
 
     def __init__(
         self,
@@ -200,12 +206,19 @@ class Editor:
     """A game system's browser builder. Subclass per system; see the module docstring."""
 
     system_id: ClassVar[str] = ""
-    template: ClassVar[str] = ""
+    #: The gang's own controls (adding members...), under the roster.
+    gang_template: ClassVar[str] = "builder/_gang_generic.html"
+    #: The open member's detail panel.
+    panel_template: ClassVar[str] = "builder/_panel_generic.html"
+    #: How a member shows on read-only pages (share link, campaigns).
+    readonly_template: ClassVar[str] = "builder/_member_generic.html"
+    #: The labels of the member's stats (``figures.stats``) shown on its roster row.
+    key_stats: ClassVar[tuple[str, ...]] = ()
+    #: The action that adds a member: a new gang opens with it in view.
+    add_action: ClassVar[str] = ""
     gang_actions: ClassVar[dict[str, type[ActionForm]]] = {}
     member_actions: ClassVar[dict[str, type[ActionForm]]] = {}
     content_kinds: ClassVar[tuple[type[EntryForm], ...]] = ()
-    #: The system has its own builder views (bwg1) rather than actions.
-    has_own_builder: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -220,14 +233,33 @@ class Editor:
 
     @property
     def edits_in_browser(self) -> bool:
-        return self.has_own_builder or bool(self.gang_actions or self.member_actions)
+        return bool(self.gang_actions or self.member_actions)
 
     def kind(self, category: str) -> type[EntryForm] | None:
         return next((k for k in self.content_kinds if k.category == category), None)
 
-    def gang_forms(self, gang: Gang, catalogue: Catalogue) -> dict[str, ActionForm]:
+    def row(self, member: Member, figures: Any) -> dict[str, Any]:
+        """What a member's roster row shows besides its name and cost: ``kind`` (type or
+        level) and ``stats`` (label, value pairs). No queries."""
+        stats = list(getattr(figures, "stats", []) or [])
+        if self.key_stats:
+            stats = [(label, value) for label, value in stats if label in self.key_stats]
+        else:
+            stats = stats[:3]
+        summary = str(getattr(figures, "summary", "") or "")
+        return {"kind": " · ".join(summary.split(" · ")[:2]), "stats": stats}
+
+    def panel_context(self, member: Member, figures: Any) -> dict[str, Any]:
+        """Anything else the open member's panel needs (no queries: items are loaded)."""
+        return {}
+
+    def gang_forms(
+        self, gang: Gang, catalogue: Catalogue, report: Any = None
+    ) -> dict[str, ActionForm]:
+        """The gang's forms; ``report`` (the gang's figures) gives their starting values."""
         return {
-            name: cls(gang=gang, catalogue=catalogue) for name, cls in self.gang_actions.items()
+            name: cls(gang=gang, catalogue=catalogue, figures=report)
+            for name, cls in self.gang_actions.items()
         }
 
     def member_forms(
@@ -239,8 +271,12 @@ class Editor:
         }
 
     def extra_context(self, evaluated: Any, catalogue: Catalogue) -> dict[str, Any]:
-        """Anything else the system's template needs (already computed; no queries)."""
+        """Anything else the system's templates need (already computed; no queries)."""
         return {}
+
+    def all_good(self, evaluated: Any) -> str:
+        """What the findings panel says when nothing needs fixing."""
+        return "Nothing to fix: the gang is legal."
 
     def builtin_content(self) -> list[dict[str, Any]]:
         """Built-in entries from the rules engine's data, loaded by ``load_content``:

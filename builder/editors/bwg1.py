@@ -1,5 +1,11 @@
-"""Blackwater Gulch v1.1.2: its builder has its own views (``builder/views.py``); here is
-the content a pack can hold for it: weapons."""
+"""Blackwater Gulch v1.1.2: build every member yourself.
+
+Recruit (the first recruit is the Leader), then in the member's panel: name, type and
+profession (applied on change), attribute points (- and + or a typed number), weapons
+and a horse from the catalogue (each applied as it is picked), recruitment order and
+removal. Weapons and horses are catalogue items (``MemberItem``); everything else is
+``Member.data``, read by ``rules.systems.bwg1``. Content kind: weapons.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +13,11 @@ import re
 from typing import Any
 
 from django import forms
+from django.db.models import Max
 
-from builder.editors.base import Editor, EntryForm
-from builder.models import Item
+from builder import services
+from builder.editors.base import ActionContext, ActionForm, Editor, EntryForm
+from builder.models import Gang, Item, Member, MemberItem
 from rules.systems import bwg1
 
 STRENGTH_RE = re.compile(r"^(M(\+[1-6])?|[1-9]|1[0-2])$")
@@ -77,10 +85,338 @@ class WeaponForm(EntryForm):
         }
 
 
+# --------------------------------------------------------------------------- gang actions
+
+
+def _has_leader(gang: Gang) -> bool:
+    return any(
+        isinstance(m.data, dict) and m.data.get("type") == "leader" for m in gang.members.all()
+    )
+
+
+class RecruitForm(ActionForm):
+    """Recruit a member: the Leader first (recruitment order decides profession bonuses)."""
+
+    label = "Recruit"
+
+    name = forms.CharField(max_length=100, label="Name")
+    member_type = forms.ChoiceField(label="Type", choices=bwg1.SYSTEM.type_choices())
+
+    @classmethod
+    def initial_for(cls, *, gang: Gang, member: Member | None, figures: Any) -> dict[str, Any]:
+        # The gang's report says whether it has its Leader yet (no query here).
+        members = getattr(figures, "members", {}) or {}
+        has_leader = any(r.type_id == "leader" for r in members.values())
+        return {"member_type": "henchman" if has_leader else "leader"}
+
+    def setup(self) -> None:
+        self.fields["name"].widget.attrs["autocomplete"] = "off"
+
+    def apply(self, ctx: ActionContext) -> None:
+        data = bwg1.SYSTEM.new_member(self.cleaned_data["member_type"])
+        ctx.opened = services.append_member(
+            ctx.gang, name=self.cleaned_data["name"].strip(), data=data
+        )
+
+
+# --------------------------------------------------------------------------- member actions
+
+
+def _save(ctx: ActionContext, data: dict[str, Any], *fields: str) -> None:
+    ctx.member.data = data
+    ctx.member.save(update_fields=["data", *fields])
+
+
+class DetailsForm(ActionForm):
+    """Name, type and profession: each applies as soon as it changes."""
+
+    label = "Save"
+    live = True
+
+    name = forms.CharField(max_length=100, required=False, label="Name")
+    member_type = forms.ChoiceField(label="Type", choices=bwg1.SYSTEM.type_choices())
+    profession = forms.ChoiceField(
+        label="Profession",
+        required=False,
+        choices=[("", "— none —"), *bwg1.SYSTEM.profession_choices()],
+    )
+
+    @classmethod
+    def initial_for(cls, *, gang: Gang, member: Member | None, figures: Any) -> dict[str, Any]:
+        data = member.data if member and isinstance(member.data, dict) else {}
+        return {
+            "name": member.name if member else "",
+            "member_type": data.get("type", "henchman"),
+            "profession": data.get("profession", ""),
+        }
+
+    def setup(self) -> None:
+        self.fields["name"].widget.attrs["autocomplete"] = "off"
+
+    def apply(self, ctx: ActionContext) -> None:
+        data = dict(ctx.member.data or {})
+        member_type = self.cleaned_data["member_type"]
+        profession = self.cleaned_data["profession"]
+        # A Henchman has no profession: becoming one clears it rather than leave an error.
+        # (A Henchman who is given one anyway keeps it, and the rules say what to change.)
+        if member_type == "henchman" and data.get("type") != "henchman":
+            profession = ""
+        data["type"] = member_type
+        data["profession"] = profession
+        ctx.member.name = self.cleaned_data["name"].strip()
+        _save(ctx, data, "name")
+
+
+def _point_changes() -> list[tuple[str, str]]:
+    return [
+        (f"{a}:{sign}", f"{sign} {bwg1.ATTRIBUTE_LABELS[a]}")
+        for a in bwg1.ATTRIBUTES
+        for sign in ("+", "-")
+    ]
+
+
+class PointsForm(ActionForm):
+    """Attribute points: a - or + button (``change``), or the attributes typed in."""
+
+    label = "Set attributes"
+    live = True
+
+    change = forms.ChoiceField(choices=_point_changes, required=False)
+
+    def setup(self) -> None:
+        for a in bwg1.ATTRIBUTES:
+            self.fields[a] = forms.IntegerField(
+                label=bwg1.ATTRIBUTE_LABELS[a], required=False, min_value=0, max_value=99
+            )
+
+    @classmethod
+    def initial_for(cls, *, gang: Gang, member: Member | None, figures: Any) -> dict[str, Any]:
+        return dict(getattr(figures, "attributes", {}) or {})
+
+    def attribute_rows(self) -> list[tuple[Any, forms.BoundField]]:
+        """Each attribute's figures (value, points spent, bonus) beside its number field."""
+        return [(a, self[a["id"]]) for a in self.figures.rows()]
+
+    def _check_raise(self, attribute: str, wanted: int) -> None:
+        report = self.figures
+        label = bwg1.ATTRIBUTE_LABELS[attribute]
+        current = report.attributes[attribute]
+        if wanted > bwg1.ATTRIBUTE_MAX:
+            raise forms.ValidationError(f"{label} can be at most {bwg1.ATTRIBUTE_MAX}.", code="max")
+        needed = wanted - current
+        if needed > report.points_left:
+            if report.points_left <= 0:
+                raise forms.ValidationError(
+                    "No attribute points left: take one off another attribute first."
+                )
+            raise forms.ValidationError(
+                f"Only {report.points_left} point{'s' if report.points_left != 1 else ''} "
+                f"left: {label} can go up to {current + report.points_left}."
+            )
+
+    def clean(self):
+        cleaned = super().clean()
+        report = self.figures
+        if report is None or self.errors:
+            return cleaned
+        deltas: dict[str, int] = {}
+        change = cleaned.get("change")
+        if change:
+            attribute, sign = change.split(":")
+            label = bwg1.ATTRIBUTE_LABELS[attribute]
+            if sign == "-":
+                if report.spent[attribute] <= 0:
+                    raise forms.ValidationError(
+                        f"No points are spent on {label}: it is at its starting value."
+                    )
+                deltas[attribute] = -1
+            else:
+                self._check_raise(attribute, report.attributes[attribute] + 1)
+                deltas[attribute] = 1
+        else:
+            for a in bwg1.ATTRIBUTES:
+                wanted = cleaned.get(a)
+                if wanted is None or wanted == report.attributes[a]:
+                    continue
+                lowest = report.attributes[a] - report.spent[a]
+                if wanted < lowest:
+                    self.add_error(
+                        a,
+                        f"{bwg1.ATTRIBUTE_LABELS[a]} starts at {lowest}: it can't go lower.",
+                    )
+                    continue
+                try:
+                    self._check_raise(a, wanted)
+                except forms.ValidationError as error:
+                    self.add_error(a, error)
+                    continue
+                deltas[a] = wanted - report.attributes[a]
+        cleaned["deltas"] = deltas
+        return cleaned
+
+    def apply(self, ctx: ActionContext) -> None:
+        data = dict(ctx.member.data or {})
+        points = dict(data.get("points") or {})
+        for attribute, delta in self.cleaned_data["deltas"].items():
+            points[attribute] = max(0, int(points.get(attribute, 0) or 0) + delta)
+        data["points"] = points
+        _save(ctx, data)
+
+
+class ItemForm(ActionForm):
+    """Pick a catalogue item for the member (built-in content or the gang's packs)."""
+
+    category: str = ""
+    live = True
+
+    item = forms.ChoiceField(required=False)
+
+    def clean_item(self) -> Item | None:
+        value = self.cleaned_data["item"]
+        if not value:
+            return None
+        item = self.catalogue.get(value, self.category)
+        if item is None:
+            raise forms.ValidationError("That is not in your catalogue: choose one from the list.")
+        return item
+
+
+class AddWeaponForm(ItemForm):
+    label = "Add"
+    category = Item.Category.WEAPON
+
+    def setup(self) -> None:
+        field = self.fields["item"]
+        field.label = "Add a weapon"
+        field.choices = [
+            ("", "Add a weapon…"),
+            *self.catalogue.choices(self.category, weapon_label),
+        ]
+
+    def clean_item(self) -> Item:
+        item = super().clean_item()
+        if item is None:
+            raise forms.ValidationError("Choose a weapon from the list first.")
+        return item
+
+    def apply(self, ctx: ActionContext) -> None:
+        last = ctx.member.member_items.aggregate(last=Max("position"))["last"]
+        MemberItem.objects.create(
+            member=ctx.member, item=self.cleaned_data["item"], position=(last or 0) + 1
+        )
+
+
+class HorseForm(ItemForm):
+    label = "Set horse"
+    category = Item.Category.HORSE
+
+    @classmethod
+    def initial_for(cls, *, gang: Gang, member: Member | None, figures: Any) -> dict[str, Any]:
+        horses = [mi for mi in member.member_items.all() if mi.item.category == cls.category]
+        return {"item": str(horses[0].item_id) if horses else ""}
+
+    def setup(self) -> None:
+        field = self.fields["item"]
+        field.label = "Horse"
+        field.choices = [("", "No horse"), *self.catalogue.choices(self.category, horse_label)]
+
+    def apply(self, ctx: ActionContext) -> None:
+        ctx.member.member_items.filter(item__category=self.category).delete()
+        if self.cleaned_data["item"] is not None:
+            MemberItem.objects.create(member=ctx.member, item=self.cleaned_data["item"])
+
+
+class RemoveWeaponForm(ActionForm):
+    label = "Remove"
+
+    member_item = forms.IntegerField(widget=forms.HiddenInput)
+
+    def clean_member_item(self) -> int:
+        pk = self.cleaned_data["member_item"]
+        if not any(mi.pk == pk for mi in self.member.member_items.all()):
+            raise forms.ValidationError("That weapon is gone already: reload the page.")
+        return pk
+
+    def apply(self, ctx: ActionContext) -> None:
+        ctx.member.member_items.filter(pk=self.cleaned_data["member_item"]).delete()
+
+
+class MoveForm(ActionForm):
+    """Recruit earlier or later: recruitment order decides the first-of-profession bonus."""
+
+    label = "Move"
+
+    direction = forms.ChoiceField(choices=[("up", "Earlier"), ("down", "Later")])
+
+    def apply(self, ctx: ActionContext) -> None:
+        members = list(ctx.gang.members.select_for_update().order_by("position", "id"))
+        index = next(i for i, m in enumerate(members) if m.pk == ctx.member.pk)
+        other = index - 1 if self.cleaned_data["direction"] == "up" else index + 1
+        if not 0 <= other < len(members):
+            return
+        members[index], members[other] = members[other], members[index]
+        changed = []
+        for position, m in enumerate(members):
+            if m.position != position:
+                m.position = position
+                changed.append(m)
+        type(ctx.member).objects.bulk_update(changed, ["position"])
+
+
+class RemoveForm(ActionForm):
+    label = "Remove"
+
+    def apply(self, ctx: ActionContext) -> None:
+        ctx.member.delete()
+
+
+def weapon_label(w: Item) -> str:
+    return f"{w.name} (level {w.stats.get('level', '?')}, {w.stats.get('kind', '?')})"
+
+
+def horse_label(h: Item) -> str:
+    return f'{h.name} ({h.stats.get("xp", "?")} XP, {h.stats.get("speed", "?")}")'
+
+
 class Bwg1Editor(Editor):
     system_id = "bwg1"
+    gang_template = "builder/bwg1/_gang.html"
+    panel_template = "builder/bwg1/_panel.html"
+    readonly_template = "builder/bwg1/_member_readonly.html"
+    key_stats = ("RC", "MC", "HP")
+    add_action = "recruit"
+    gang_actions = {"recruit": RecruitForm}
+    member_actions = {
+        "details": DetailsForm,
+        "points": PointsForm,
+        "add_weapon": AddWeaponForm,
+        "remove_weapon": RemoveWeaponForm,
+        "horse": HorseForm,
+        "move": MoveForm,
+        "remove": RemoveForm,
+    }
     content_kinds = (WeaponForm,)
-    has_own_builder = True
+
+    def row(self, member: Member, figures: Any) -> dict[str, Any]:
+        row = super().row(member, figures)
+        row["kind"] = figures.type_label + (
+            f" · {figures.profession_label}" if figures.profession_label else ""
+        )
+        return row
+
+    def panel_context(self, member: Member, figures: Any) -> dict[str, Any]:
+        weapons = [mi for mi in member.member_items.all() if mi.item.category == "weapon"]
+        # Weapons stored beside the engine's figures for them (same order).
+        return {"weapons": list(zip(weapons, figures.weapons, strict=False))}
+
+    def all_good(self, evaluated: Any) -> str:
+        left = sum(max(r.points_left, 0) for r in evaluated.report.members.values())
+        if left:
+            return (
+                f"Nothing to fix: the gang is legal. {left} attribute point"
+                f"{'s are' if left != 1 else ' is'} not spent yet."
+            )
+        return "Nothing to fix: the gang is legal and every attribute point is spent."
 
 
 EDITOR = Bwg1Editor()

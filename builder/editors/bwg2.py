@@ -442,7 +442,6 @@ def _data(ctx: ActionContext) -> dict[str, Any]:
 def _save(ctx: ActionContext, data: dict[str, Any], *fields: str) -> None:
     ctx.member.data = data
     ctx.member.save(update_fields=["data", *fields])
-    ctx.anchor = f"#member-{ctx.member.pk}"
 
 
 def _card_label(item: Item) -> str:
@@ -494,7 +493,7 @@ class AddCardForm(ActionForm):
         data = ctx.system.new_member(card=item.roster_entry())
         name = self.cleaned_data["name"].strip() or _unique_name(ctx, item.name)
         member = append_member(ctx.gang, name=name, data=data)
-        ctx.anchor = f"#member-{member.pk}"
+        ctx.opened = member
 
 
 class AddArtilleryForm(AddCardForm):
@@ -532,7 +531,7 @@ class AddBlankForm(ActionForm):
         else:
             card.update(name=f"New {bwg2.LEVELS[kind]['name']}", level=kind)
         member = append_member(ctx.gang, name=_unique_name(ctx, card["name"]), data=data)
-        ctx.anchor = f"#member-{member.pk}"
+        ctx.opened = member
 
 
 class SetLimitForm(ActionForm):
@@ -547,7 +546,6 @@ class SetLimitForm(ActionForm):
         ctx.gang.save(update_fields=["limit"])
         # The page drawn after the action shows the view's gang: it has the new limit too.
         self.gang.limit = ctx.gang.limit
-        ctx.anchor = "#bwg2-game"
 
 
 # --------------------------------------------------------------------------- member actions
@@ -565,7 +563,6 @@ class RenameForm(ActionForm):
     def apply(self, ctx: ActionContext) -> None:
         ctx.member.name = self.cleaned_data["name"].strip()
         ctx.member.save(update_fields=["name"])
-        ctx.anchor = f"#member-{ctx.member.pk}"
 
 
 class EditCardForm(CardFields, ActionForm):
@@ -711,7 +708,7 @@ class DuplicateForm(ActionForm):
         data["leader"] = False
         data["extras"] = []
         member = append_member(ctx.gang, name=_unique_name(ctx, ctx.member.name), data=data)
-        ctx.anchor = f"#member-{member.pk}"
+        ctx.opened = member
 
 
 class RemoveForm(ActionForm):
@@ -719,7 +716,6 @@ class RemoveForm(ActionForm):
 
     def apply(self, ctx: ActionContext) -> None:
         ctx.member.delete()
-        ctx.anchor = "#bwg2-members"
 
 
 # --------------------------------------------------------------------------- the editor

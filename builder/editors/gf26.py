@@ -252,7 +252,6 @@ def _save(ctx: ActionContext, data: dict[str, Any], *, name: str | None = None) 
         member.name = name
         fields.append("name")
     member.save(update_fields=fields)
-    ctx.anchor = f"#member-{member.pk}"
 
 
 def _profile_label(item: Item) -> str:
@@ -299,7 +298,7 @@ class AddMemberForm(ActionForm):
         }
         name = self.cleaned_data["name"].strip() or item.name
         member = services.append_member(ctx.gang, name=name, data=data)
-        ctx.anchor = f"#member-{member.pk}"
+        ctx.opened = member
 
 
 class SetLimitForm(ActionForm):
@@ -316,7 +315,6 @@ class SetLimitForm(ActionForm):
         ctx.gang.limit = limit
         ctx.gang.save(update_fields=["limit"])
         self.gang.limit = limit  # the page is drawn from the view's gang
-        ctx.anchor = "#gang-title"
 
 
 class SetSettingForm(ActionForm):
@@ -357,7 +355,6 @@ class RenameForm(ActionForm):
     def apply(self, ctx: ActionContext) -> None:
         ctx.member.name = self.cleaned_data["name"].strip()
         ctx.member.save(update_fields=["name"])
-        ctx.anchor = f"#member-{ctx.member.pk}"
 
 
 class RemoveForm(ActionForm):
@@ -365,7 +362,6 @@ class RemoveForm(ActionForm):
 
     def apply(self, ctx: ActionContext) -> None:
         ctx.member.delete()
-        ctx.anchor = "#members"
 
 
 class EditProfileForm(ActionForm, ProfileFields):

@@ -150,7 +150,7 @@ class RollCharacterForm(ActionForm):
         )
         member = services.append_member(ctx.gang, name=name, data=member_data)
         ctx.outcome = describe_character(member_data, name)
-        ctx.anchor = f"#member-{member.pk}"
+        ctx.opened = member
 
 
 class AddFiguresForm(ActionForm):
@@ -182,7 +182,7 @@ class AddFiguresForm(ActionForm):
             member_data["weapons"] = [weapon_entry(item)]
         name = _name(data["name"]) or gf.FIGURE_LABELS[data["figure"]]
         member = services.append_member(ctx.gang, name=name, data=member_data)
-        ctx.anchor = f"#member-{member.pk}"
+        ctx.opened = member
 
 
 def _weapon_choices(catalogue) -> list[tuple[str, str]]:
@@ -264,7 +264,7 @@ class EnterCharacterForm(CharacterFieldsMixin, ActionForm):
             "weapons": [],
         }
         member = services.append_member(ctx.gang, name=_name(self.cleaned_data["name"]), data=data)
-        ctx.anchor = f"#member-{member.pk}"
+        ctx.opened = member
 
 
 # --------------------------------------------------------------------------- member actions
@@ -287,7 +287,6 @@ class MemberForm(ActionForm):
     def save(self, ctx: ActionContext, data: dict[str, Any], *fields: str) -> None:
         ctx.member.data = data
         ctx.member.save(update_fields=["data", *fields])
-        ctx.anchor = f"#member-{ctx.member.pk}"
 
 
 class RenameForm(MemberForm):
@@ -302,7 +301,6 @@ class RenameForm(MemberForm):
     def apply(self, ctx: ActionContext) -> None:
         ctx.member.name = _name(self.cleaned_data["name"])
         ctx.member.save(update_fields=["name"])
-        ctx.anchor = f"#member-{ctx.member.pk}"
 
 
 class EditCharacterForm(CharacterFieldsMixin, MemberForm):
@@ -431,7 +429,6 @@ class RemoveMemberForm(MemberForm):
 
     def apply(self, ctx: ActionContext) -> None:
         ctx.member.delete()
-        ctx.anchor = "#gf-members"
 
 
 # --------------------------------------------------------------------------- content

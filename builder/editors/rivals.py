@@ -76,7 +76,6 @@ def outlaw_data(member: Member) -> dict[str, Any]:
 def save_data(ctx: ActionContext, data: dict[str, Any], *fields: str) -> None:
     ctx.member.data = data
     ctx.member.save(update_fields=["data", *fields])
-    ctx.anchor = f"#member-{ctx.member.pk}"
 
 
 # --------------------------------------------------------------------------- gang actions
@@ -103,7 +102,7 @@ class AddOutlawForm(ActionForm):
         member = services.append_member(
             ctx.gang, name=self.cleaned_data["name"], data=rivals.SYSTEM.new_member()
         )
-        ctx.anchor = f"#member-{member.pk}"
+        ctx.opened = member
 
 
 class UseSuggestedNameForm(ActionForm):
@@ -131,7 +130,6 @@ class UseSuggestedNameForm(ActionForm):
         ctx.gang.save(update_fields=["name"])
         # The view draws the page from the gang it read before the action: keep it in step.
         self.gang.name = name
-        ctx.anchor = "#rivals-gang"
 
 
 # --------------------------------------------------------------------------- member actions
@@ -322,7 +320,6 @@ class RemoveOutlawForm(ActionForm):
 
     def apply(self, ctx: ActionContext) -> None:
         ctx.member.delete()
-        ctx.anchor = "#rivals-gang"
 
 
 class RivalsEditor(Editor):

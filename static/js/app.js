@@ -1,7 +1,129 @@
-/* Gangfight's only script besides htmx: keep the builder's answers in order, and say so
-   when a change could not be saved. Everything also works without JavaScript. */
+/* Gangfight's only script besides htmx: morph the builder's answers into the page (so
+   focus, typing and scroll stay where they are), keep answers in order, and say so when a
+   change could not be saved. Everything also works without JavaScript. */
 (function () {
   "use strict";
+
+  /* ---- morph: change the page into the answer, touching only what differs ----------
+     Elements are matched by id, else by position and tag. The focused text field keeps
+     what is being typed; a <details> the player opened stays open. */
+
+  function sameKind(a, b) {
+    if (a.nodeType !== b.nodeType || a.nodeName !== b.nodeName) return false;
+    return a.nodeType !== 1 || (a.id || "") === (b.id || "");
+  }
+
+  function syncAttributes(old, neu) {
+    var i, attr;
+    for (i = 0; i < neu.attributes.length; i++) {
+      attr = neu.attributes[i];
+      if (old.getAttribute(attr.name) !== attr.value) old.setAttribute(attr.name, attr.value);
+    }
+    for (i = old.attributes.length - 1; i >= 0; i--) {
+      attr = old.attributes[i];
+      if (neu.hasAttribute(attr.name)) continue;
+      if (old.nodeName === "DETAILS" && attr.name === "open") continue;
+      old.removeAttribute(attr.name);
+    }
+  }
+
+  function morphNode(old, neu) {
+    if (old.nodeType !== 1) {
+      if (old.nodeValue !== neu.nodeValue) old.nodeValue = neu.nodeValue;
+      return;
+    }
+    var active = old === document.activeElement;
+    syncAttributes(old, neu);
+    if (old.nodeName === "INPUT") {
+      if (old.type === "checkbox" || old.type === "radio") {
+        old.checked = neu.hasAttribute("checked");
+      } else if (!active || old.type === "hidden") {
+        var value = neu.getAttribute("value") || "";
+        if (old.value !== value) old.value = value;
+      }
+      return;
+    }
+    if (old.nodeName === "TEXTAREA") {
+      if (!active && old.value !== neu.value) old.value = neu.value;
+      return;
+    }
+    morphChildren(old, neu);
+    if (old.nodeName === "SELECT") {
+      var chosen = neu.querySelector("option[selected]");
+      var want = chosen ? chosen.value : (old.options[0] ? old.options[0].value : "");
+      if (old.value !== want) old.value = want;
+    }
+  }
+
+  function morphChildren(oldParent, newParent) {
+    var byId = {};
+    var child;
+    for (child = oldParent.firstElementChild; child; child = child.nextElementSibling) {
+      if (child.id) byId[child.id] = child;
+    }
+    var cursor = oldParent.firstChild;
+    var next = newParent.firstChild;
+    while (next) {
+      var following = next.nextSibling;
+      var match = null;
+      if (next.nodeType === 1 && next.id) {
+        match = byId[next.id] || null;
+        if (match && match.parentNode !== oldParent) match = null;
+      } else if (cursor && sameKind(cursor, next)) {
+        match = cursor;
+      }
+      if (match) {
+        if (match === cursor) cursor = cursor.nextSibling;
+        else oldParent.insertBefore(match, cursor);
+        morphNode(match, next);
+      } else {
+        oldParent.insertBefore(next, cursor);
+      }
+      next = following;
+    }
+    while (cursor) {
+      var gone = cursor;
+      cursor = cursor.nextSibling;
+      oldParent.removeChild(gone);
+    }
+  }
+
+  window.gangfightMorph = morphChildren;
+
+  if (window.htmx) {
+    htmx.defineExtension("morph", {
+      isInlineSwap: function (style) { return style === "morph"; },
+      handleSwap: function (style, target, fragment) {
+        if (style !== "morph") return false;
+        morphChildren(target, fragment);
+        return [target];
+      }
+    });
+  }
+
+  /* ---- keep the control that was used where it is on the screen -------------------- */
+  var pinned = null;
+
+  function pinFrom(event) {
+    var elt = document.activeElement;
+    if (!elt || elt === document.body || !document.getElementById("builder-root") ||
+        !document.getElementById("builder-root").contains(elt)) {
+      elt = event.detail.requestConfig ? event.detail.requestConfig.elt : event.detail.elt;
+    }
+    if (!elt || !elt.getBoundingClientRect) { pinned = null; return; }
+    pinned = { elt: elt, id: elt.id, top: elt.getBoundingClientRect().top };
+  }
+
+  function restorePin() {
+    if (!pinned) return;
+    var elt = pinned.elt;
+    if (!elt.isConnected && pinned.id) elt = document.getElementById(pinned.id);
+    if (elt && elt.isConnected) {
+      var moved = elt.getBoundingClientRect().top - pinned.top;
+      if (Math.abs(moved) > 1) window.scrollBy(0, moved);
+    }
+    pinned = null;
+  }
 
   function versionOf(html) {
     var match = /id="builder"[^>]*data-version="(\d+)"/.exec(html);
@@ -29,8 +151,12 @@
     if (current && incoming !== null && incoming < Number(current.dataset.version)) {
       // Two changes crossed on the wire: this answer is older than the page. Keep the page.
       detail.shouldSwap = false;
+      return;
     }
+    pinFrom(event);
   });
+
+  document.addEventListener("htmx:afterSwap", restorePin);
 
   // Mark which version of the builder is live (its forms wired up), for tests and styles.
   function markSettled() {
