@@ -197,7 +197,7 @@ def _get_editor_gang(user, gang_id: int) -> Gang:
 
 def _do_action(request: HttpRequest, gang: Gang, form) -> HttpResponse:
     if not form.is_valid():
-        return _render_builder(request, gang, failed=form)
+        return _render_builder(request, gang, open_id=_open_id(request), failed=form)
     ctx = services.run_action(form, user=request.user)
     if ctx.opened is not None:
         open_id = ctx.opened.pk

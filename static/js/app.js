@@ -61,6 +61,10 @@
     for (child = oldParent.firstElementChild; child; child = child.nextElementSibling) {
       if (child.id) byId[child.id] = child;
     }
+    var wanted = {};
+    for (child = newParent.firstElementChild; child; child = child.nextElementSibling) {
+      if (child.id) wanted[child.id] = true;
+    }
     var cursor = oldParent.firstChild;
     var next = newParent.firstChild;
     while (next) {
@@ -71,6 +75,15 @@
         if (match && match.parentNode !== oldParent) match = null;
       } else if (cursor && sameKind(cursor, next)) {
         match = cursor;
+      }
+      if (match && match !== cursor) {
+        // Drop what the answer no longer has rather than move the match: moving a node
+        // takes the focus away from whatever is inside it.
+        while (cursor && cursor !== match && !(cursor.id && wanted[cursor.id])) {
+          var dropped = cursor;
+          cursor = cursor.nextSibling;
+          oldParent.removeChild(dropped);
+        }
       }
       if (match) {
         if (match === cursor) cursor = cursor.nextSibling;
@@ -105,12 +118,12 @@
   var pinned = null;
 
   function pinFrom(event) {
-    var elt = document.activeElement;
-    if (!elt || elt === document.body || !document.getElementById("builder-root") ||
-        !document.getElementById("builder-root").contains(elt)) {
-      elt = event.detail.requestConfig ? event.detail.requestConfig.elt : event.detail.elt;
-    }
-    if (!elt || !elt.getBoundingClientRect) { pinned = null; return; }
+    // The element that made the request (a form, a link), or the control in it that has
+    // the focus: that is what the player is looking at.
+    var elt = event.detail.requestConfig ? event.detail.requestConfig.elt : null;
+    var active = document.activeElement;
+    if (elt && active && active !== document.body && elt.contains(active)) elt = active;
+    if (!elt || !elt.getBoundingClientRect || !elt.isConnected) { pinned = null; return; }
     pinned = { elt: elt, id: elt.id, top: elt.getBoundingClientRect().top };
   }
 

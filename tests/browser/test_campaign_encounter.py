@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 from builder.services import import_gang
 from campaigns import encounter_views, services
 from rules.roster import read_roster
-from tests.browser.test_journey import no_horizontal_scroll
+from tests.browser.builder import no_horizontal_scroll
 from tests.conftest import PASSWORD
 from tests.test_encounter_views import Scripted
 

@@ -5,108 +5,26 @@ from __future__ import annotations
 
 import io
 import re
-from contextlib import contextmanager
 
 import pytest
 from django.core.management import call_command
 from playwright.sync_api import Page, expect
 from pypdf import PdfReader
 
-from tests.conftest import PASSWORD
+from tests.browser.builder import (
+    keeps_place,
+    member_row,
+    new_gang,
+    no_horizontal_scroll,
+    open_member,
+    print_from_menu,
+    recruit,
+    settled,
+    sign_up,
+    visitor_page,
+)
 
 pytestmark = pytest.mark.browser
-
-
-def no_horizontal_scroll(page: Page) -> bool:
-    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-
-
-def settled(page: Page) -> None:
-    """Wait until the builder on screen is live: swapped in and its forms wired up."""
-    page.wait_for_function(
-        "document.getElementById('builder') && document.documentElement.dataset"
-        ".settledVersion === document.getElementById('builder').dataset.version"
-    )
-
-
-def member_card(page: Page, name: str):
-    return page.locator(f'[data-testid="member"][data-member-name="{name}"]')
-
-
-def recruit(page: Page, name: str, member_type: str, *, live: bool = True) -> None:
-    page.fill("#id_new-name", name)
-    page.select_option("#id_new-member_type", member_type)
-    page.click('[data-testid="recruit"]')
-    expect(member_card(page, name)).to_have_count(1)
-    if live:
-        settled(page)
-
-
-@contextmanager
-def visitor_page(browser, url: str):
-    """``url`` opened by a visitor who is not logged in, in a phone-sized browser."""
-    visitor = browser.new_context(viewport={"width": 375, "height": 812})
-    try:
-        page = visitor.new_page()
-        page.goto(url)
-        yield page
-    finally:
-        visitor.close()
-
-
-def print_from_menu(
-    page: Page, kind: str, *, paper: str = "a4", fronts_only: bool = False, member: str = ""
-) -> bytes:
-    """Make a PDF with the gang page's Print menu; return the downloaded file's bytes."""
-    menu = page.locator('[data-testid="print-menu"]')
-    if menu.get_attribute("open") is None:
-        menu.locator("summary").click()
-    menu.locator(f'input[name="kind"][value="{kind}"]').check()
-    menu.locator(f'input[name="paper"][value="{paper}"]').check()
-    menu.locator('input[name="fronts_only"]').set_checked(fronts_only)
-    if member:
-        menu.locator('select[name="member"]').select_option(label=member)
-    with page.expect_download() as download_info:
-        menu.locator('[data-testid="print-submit"]').click()
-    download = download_info.value
-    expect(menu.locator("[data-pdf-progress]")).to_be_hidden()
-    with open(download.path(), "rb") as pdf:
-        return pdf.read()
-
-
-def sign_up(page: Page, base_url: str, username: str) -> None:
-    page.goto(base_url + "/")
-    page.click("text=Sign up — it's free")
-    page.fill("#id_username", username)
-    page.fill("#id_password1", PASSWORD)
-    page.fill("#id_password2", PASSWORD)
-    page.click("button:has-text('Create my account')")
-    expect(page.locator('[data-testid="nav-user"]')).to_have_text(username)
-
-
-def new_gang(
-    page: Page,
-    base_url: str,
-    username: str,
-    gang_name: str,
-    system: str = "bwg1",
-    limit: int | None = None,
-) -> None:
-    """From an empty browser: sign up, create a gang, and land on its builder.
-
-    Afterwards ``window.__noReload`` is set: a test checks it is still there to show the
-    page never reloaded (every change came through htmx).
-    """
-    call_command("load_content", verbosity=0)
-    sign_up(page, base_url, username)
-    page.click("text=New gang")
-    page.fill("#id_name", gang_name)
-    page.select_option("#id_system", system)
-    if limit is not None:
-        page.fill("#id_limit", str(limit))
-    page.click("button:has-text('Create gang')")
-    expect(page.locator('[data-testid="gang-name"]')).to_have_text(gang_name)
-    page.evaluate("window.__noReload = 'still here'")
 
 
 def test_build_a_legal_gang_live_and_download_its_sheet(page: Page, live_server, tmp_path):
@@ -125,8 +43,14 @@ def test_build_a_legal_gang_live_and_download_its_sheet(page: Page, live_server,
     fame = page.locator('[data-testid="fame"]')
     expect(fame).to_have_text("0")
 
-    recruit(page, "Butch", "leader")
+    # The first recruit is the Leader unless the player says otherwise.
+    expect(page.locator("#id_recruit-member_type")).to_have_value("leader")
+    page.fill("#id_recruit-name", "Butch")
+    page.click('[data-testid="recruit"]')
+    expect(member_row(page, "Butch")).to_have_class(re.compile(r"\bis-open\b"))
+    settled(page)
     expect(fame).to_have_text("100")
+    expect(page.locator("#id_recruit-member_type")).to_have_value("henchman")
     recruit(page, "Sundance", "professional")
     expect(fame).to_have_text("175")
     recruit(page, "Kid", "henchman")
@@ -139,55 +63,96 @@ def test_build_a_legal_gang_live_and_download_its_sheet(page: Page, live_server,
     findings = page.locator('[data-testid="findings"]')
     butch_missing = findings.locator('li[data-code="bwg1.profession_missing"]', has_text="Butch")
     expect(butch_missing).to_have_count(1)
-    expect(member_card(page, "Butch")).to_have_class(re.compile(r"\bhas-errors\b"))
+    expect(member_row(page, "Butch")).to_have_class(re.compile(r"\bhas-errors\b"))
+    badge = member_row(page, "Butch").locator('[data-testid="member-badge"]')
+    expect(badge).to_have_class(re.compile(r"\berror\b"))
+    expect(badge).to_have_text(re.compile(r"^\s*[1-9]\s*$"))
 
-    # Fix it: choosing a profession submits on change, and the finding goes.
-    member_card(page, "Butch").locator("select[name=profession]").select_option("gunslinger")
+    # The finding's name opens the member it concerns.
+    butch_missing.locator("a.finding-member").click()
+    expect(member_row(page, "Butch")).to_have_class(re.compile(r"\bis-open\b"))
+    settled(page)
+    assert "open=" in page.url
+
+    # Fix it: choosing a profession applies on change, the focus stays on the select and
+    # the page does not move.
+    panel = page.locator('[data-testid="member-panel"]')
+    profession = panel.locator("select[name$='-profession']")
+    keeps_place(page, profession, lambda: profession.select_option("gunslinger"))
     expect(butch_missing).to_have_count(0)
-    expect(member_card(page, "Butch")).not_to_have_class(re.compile(r"\bhas-errors\b"))
+    expect(member_row(page, "Butch")).not_to_have_class(re.compile(r"\bhas-errors\b"))
+    panel = open_member(page, "Sundance")
+    panel.locator("select[name$='-profession']").select_option("bounty_hunter")
+    expect(member_row(page, "Sundance").locator(".row-kind")).to_contain_text("Bounty")
     settled(page)
-    member_card(page, "Sundance").locator("select[name=profession]").select_option("bounty_hunter")
-    expect(member_card(page, "Sundance").locator(".member-role")).to_contain_text("Bounty")
-    settled(page)
-    member_card(page, "Etta").locator("select[name=profession]").select_option("gambler")
+    panel = open_member(page, "Etta")
+    panel.locator("select[name$='-profession']").select_option("gambler")
     expect(page.locator('[data-testid="status"]')).to_have_text(re.compile("^\\s*Legal"))
     settled(page)
 
-    # A weapon adds its level to XP and Fame; too high for RC, it warns with the penalty.
-    butch = member_card(page, "Butch")
-    butch.locator("select[name=item]").first.select_option(
-        label="Winchester Repeater (level 5, ranged)"
+    # A weapon is added as it is picked; too high for RC, it warns with the penalty.
+    panel = open_member(page, "Butch")
+    weapon = panel.locator("select[name$='add_weapon-item']")
+    keeps_place(
+        page, weapon, lambda: weapon.select_option(label="Winchester Repeater (level 5, ranged)")
     )
-    butch.locator("button:has-text('Add')").click()
     expect(fame).to_have_text("355")
-    expect(butch.locator('[data-testid="member-xp"]')).to_have_text("105")
+    expect(panel.locator('[data-testid="member-xp"]')).to_have_text("105")
+    expect(weapon).to_have_value("")  # ready for the next one
     penalty = findings.locator('li[data-code="bwg1.weapon_above_skill"]')
     expect(penalty).to_contain_text("+3 to the to-hit target number")
+
+    # Spend points with + by keyboard: Enter three times is three points, the focus stays
+    # on "+" and the page does not move.
+    points_left = panel.locator('[data-testid="points-left"] strong')
+    expect(points_left).to_have_text("20")
+    plus = panel.locator('[data-testid="plus-rc"]')
+    plus.focus()
+    keeps_place(page, plus, lambda: [page.keyboard.press("Enter") for _ in range(3)])
+    expect(points_left).to_have_text("17")
+    expect(panel.locator('[data-testid="attr-rc"]')).to_have_value("5")
+    expect(penalty).to_have_count(0)
+    minus = panel.locator('[data-testid="minus-rc"]')
+    keeps_place(page, minus, lambda: minus.click())
+    expect(penalty).to_contain_text("+1 to the to-hit target number")
+    # ...or type the value.
+    rc = panel.locator('[data-testid="attr-rc"]')
+    rc.fill("5")
+    rc.press("Tab")
+    expect(penalty).to_have_count(0)
+    expect(points_left).to_have_text("17")
     settled(page)
 
-    # Spend points with + and watch the points left and the warning follow.
-    points_left = butch.locator('[data-testid="points-left"] strong')
-    expect(points_left).to_have_text("20")
-    for expected_left in ("19", "18", "17"):
-        butch.locator('[data-testid="plus-rc"]').click()
-        expect(points_left).to_have_text(expected_left)
-        settled(page)
-    expect(butch.locator('[data-testid="attr-rc"]')).to_have_text("5")
-    expect(penalty).to_have_count(0)
-    butch.locator('[data-testid="minus-rc"]').click()
-    expect(penalty).to_contain_text("+1 to the to-hit target number")
+    # Typed and not yet left, a name survives another change made elsewhere.
+    panel.locator("input[name$='-details-name']").fill("Butch Cassidy")
+    panel.locator('[data-testid="plus-str"]').click()
+    expect(member_row(page, "Butch Cassidy")).to_have_count(1)
     settled(page)
-    butch.locator('[data-testid="plus-rc"]').click()
-    expect(penalty).to_have_count(0)
+    expect(panel.locator("input[name$='-details-name']")).to_have_value("Butch Cassidy")
+    expect(panel.locator('[data-testid="attr-str"]')).to_have_value("2")
+
+    # The sticky bar stays in view at the bottom of the page.
+    page.locator("#share").scroll_into_view_if_needed()
+    expect(page.locator('[data-testid="summary-bar"]')).to_be_in_viewport()
     assert page.evaluate("window.__noReload") == "still here"
     assert no_horizontal_scroll(page)
+
+    # A reload keeps the member open.
+    page.reload()
+    expect(member_row(page, "Butch Cassidy")).to_have_class(re.compile(r"\bis-open\b"))
 
     # The gang sheet: every member's name and XP, and the Fame.
     content = print_from_menu(page, "sheet")
     text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(content)).pages)
     assert "The Wild Bunch" in text
     assert re.search(r"FAME\s*355\s*/\s*400", text), "the Fame and its limit head the sheet"
-    for name, xp in [("Butch", 105), ("Sundance", 75), ("Kid", 50), ("Joe", 50), ("Etta", 75)]:
+    for name, xp in [
+        ("Butch Cassidy", 105),
+        ("Sundance", 75),
+        ("Kid", 50),
+        ("Joe", 50),
+        ("Etta", 75),
+    ]:
         assert name in text
         assert re.search(rf"XP:\s*{xp}\b", text), f"{name}'s XP {xp} is not on the sheet"
 
@@ -197,20 +162,23 @@ def test_reorder_and_remove_members_live(page: Page, live_server):
     recruit(page, "Ann", "professional")
     recruit(page, "Bea", "professional")
     for name in ("Ann", "Bea"):
-        member_card(page, name).locator("select[name=profession]").select_option("doctor")
-        expect(member_card(page, name).locator(".member-role")).to_contain_text("Doctor")
+        panel = open_member(page, name)
+        panel.locator("select[name$='-profession']").select_option("doctor")
+        expect(member_row(page, name).locator(".row-kind")).to_contain_text("Doctor")
         settled(page)
     # The first Doctor recruited gets +1 Int; moving Bea up moves the bonus to her.
     expect(page.locator('[data-testid="bonuses"]')).to_contain_text("Doctor +1 Int → Ann")
-    member_card(page, "Bea").locator("button:has-text('Earlier')").click()
+    panel = open_member(page, "Bea")
+    panel.locator("button:has-text('Earlier')").click()
     expect(page.locator('[data-testid="bonuses"]')).to_contain_text("Doctor +1 Int → Bea")
     settled(page)
-    expect(member_card(page, "Bea").locator('[data-testid="attr-int"]')).to_have_text("2")
-    expect(member_card(page, "Ann").locator('[data-testid="attr-int"]')).to_have_text("1")
+    expect(panel.locator('[data-testid="attr-int"]')).to_have_value("2")
+    expect(open_member(page, "Ann").locator('[data-testid="attr-int"]')).to_have_value("1")
 
     page.once("dialog", lambda dialog: dialog.accept())
-    member_card(page, "Ann").locator("button:has-text('Remove')").click()
-    expect(member_card(page, "Ann")).to_have_count(0)
+    page.locator('[data-testid="member-panel"]').locator("button:has-text('Remove')").click()
+    expect(member_row(page, "Ann")).to_have_count(0)
+    expect(page.locator('[data-testid="member-panel"]')).to_have_count(0)
     expect(page.locator('[data-testid="fame"]')).to_have_text("75")
 
 
@@ -219,25 +187,34 @@ def test_with_javascript_off_the_same_forms_post_and_reload(page_without_js: Pag
     new_gang(page, live_server.url, "etta", "No Script Gang")
     recruit(page, "Etta", "leader", live=False)
     expect(page.locator('[data-testid="fame"]')).to_have_text("100")
-    card = member_card(page, "Etta")
-    card.locator("select[name=profession]").select_option("gambler")
-    card.locator("button:has-text('Save')").click()
-    expect(member_card(page, "Etta").locator(".member-role")).to_contain_text("Gambler")
-    member_card(page, "Etta").locator('[data-testid="plus-str"]').click()
-    expect(member_card(page, "Etta").locator('[data-testid="attr-str"]')).to_have_text("2")
-    expect(member_card(page, "Etta").locator('[data-testid="points-left"] strong')).to_have_text(
-        "19"
+    panel = page.locator('[data-testid="member-panel"]')
+    panel.locator("select[name$='-profession']").select_option("gambler")
+    panel.locator("button:has-text('Save')").click()
+    expect(member_row(page, "Etta").locator(".row-kind")).to_contain_text("Gambler")
+    panel.locator('[data-testid="plus-str"]').click()
+    expect(panel.locator('[data-testid="attr-str"]')).to_have_value("2")
+    expect(panel.locator('[data-testid="points-left"] strong')).to_have_text("19")
+    # A typed value and the form's own button.
+    panel.locator('[data-testid="attr-str"]').fill("4")
+    panel.locator("button:has-text('Set attributes')").click()
+    expect(panel.locator('[data-testid="attr-str"]')).to_have_value("4")
+    expect(panel.locator('[data-testid="points-left"] strong')).to_have_text("17")
+    # A weapon and a horse with their buttons.
+    panel.locator("select[name$='add_weapon-item']").select_option(
+        label="Bowie knife (level 3, melee)"
     )
+    panel.locator('[data-testid="add_weapon"]').click()
+    expect(panel.locator(".weapon-name")).to_have_text(["Bowie knife"])
     # Bad input comes back on the page, beside the form, in view, and nothing is lost.
-    page.fill("#id_new-name", "")
+    page.fill("#id_recruit-name", "")
     page.click('[data-testid="recruit"]')
-    expect(page.locator(".add-member .errorlist")).to_contain_text("This field is required.")
-    expect(page.locator(".add-member .errorlist")).to_be_in_viewport()
-    expect(member_card(page, "Etta")).to_have_count(1)
-    etta = member_card(page, "Etta")
-    etta.locator("button:has-text('Add')").click()  # no weapon chosen
-    error = member_card(page, "Etta").locator(".field-error")
-    expect(error).to_contain_text("Choose one from the list first.")
+    expect(page.locator(".recruit .errorlist")).to_contain_text("This field is required.")
+    expect(page.locator(".recruit .errorlist")).to_be_in_viewport()
+    expect(member_row(page, "Etta")).to_have_count(1)
+    panel = page.locator('[data-testid="member-panel"]')
+    panel.locator('[data-testid="add_weapon"]').click()  # no weapon chosen
+    error = panel.locator(".action-add_weapon .errorlist")
+    expect(error).to_contain_text("Choose a weapon from the list first.")
     expect(error).to_be_in_viewport()
 
 
@@ -248,7 +225,7 @@ def test_share_link_opens_read_only_for_a_visitor(page: Page, browser, live_serv
     with visitor_page(browser, share_url) as other:
         expect(other.locator('[data-testid="gang-name"]')).to_have_text("Shared Gang")
         expect(other.locator("text=Cassidy >> visible=true").first).to_be_visible()
-        expect(other.locator("button[name=change]")).to_have_count(0)
+        expect(other.locator("button[name$=change]")).to_have_count(0)
 
 
 def test_an_answer_older_than_the_page_is_ignored(page: Page, live_server):
@@ -268,9 +245,9 @@ def test_an_answer_older_than_the_page_is_ignored(page: Page, live_server):
         "**/late-answer/",
         lambda route: route.fulfill(status=200, content_type="text/html", body=stale),
     )
-    page.evaluate("htmx.ajax('GET', '/late-answer/', {target: '#builder-root', swap: 'innerHTML'})")
+    page.evaluate("htmx.ajax('GET', '/late-answer/', {target: '#builder-root', swap: 'morph'})")
     page.wait_for_timeout(300)
-    expect(member_card(page, "Logan")).to_have_count(1)
+    expect(member_row(page, "Logan")).to_have_count(1)
     expect(page.locator('[data-testid="fame"]')).to_have_text("150")
 
     # While an answer as new as the page (a form error, say) is shown.
@@ -283,7 +260,5 @@ def test_an_answer_older_than_the_page_is_ignored(page: Page, live_server):
             status=200, content_type="text/html", body=current.replace("Logan", "Logan Jr")
         ),
     )
-    page.evaluate(
-        "htmx.ajax('GET', '/same-version/', {target: '#builder-root', swap: 'innerHTML'})"
-    )
-    expect(member_card(page, "Logan Jr")).to_have_count(1)
+    page.evaluate("htmx.ajax('GET', '/same-version/', {target: '#builder-root', swap: 'morph'})")
+    expect(member_row(page, "Logan Jr")).to_have_count(1)

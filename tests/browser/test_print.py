@@ -12,7 +12,7 @@ from pypdf import PdfReader
 from builder.models import Gang
 from builder.roster import gang_roster, members_with_items
 from rules.roster import read_roster
-from tests.browser.test_journey import no_horizontal_scroll, print_from_menu, sign_up
+from tests.browser.builder import no_horizontal_scroll, print_from_menu, sign_up
 
 pytestmark = pytest.mark.browser
 MM = 72 / 25.4

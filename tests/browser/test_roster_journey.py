@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from builder.models import Gang
-from tests.browser.test_journey import sign_up
+from tests.browser.builder import sign_up
 from tests.test_roster_files import EXAMPLES
 
 pytestmark = pytest.mark.browser
