@@ -8,6 +8,7 @@ invalid, gets the whole page with the errors beside the field, status 200).
 
 from __future__ import annotations
 
+import re
 from functools import wraps
 from typing import Any
 from urllib.parse import urlencode
@@ -23,6 +24,7 @@ from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
 from builder import printing, services
+from builder import rows as rows_module
 from builder.editors import Catalogue, get_editor
 from builder.editors.bwg1 import WeaponForm
 from builder.forms import (
@@ -95,13 +97,42 @@ def _get_gang_for_user(user, gang_id: int) -> Gang:
 
 
 def _open_id(request: HttpRequest) -> int | None:
-    """The member whose panel is open: ``?open=<id>`` on the page, ``open`` in a post."""
+    """The member whose panel is open: ``?open=<id>`` on the page; ``open`` in a post
+    (or the page's ``X-Builder-Open`` header when the form has no such field)."""
     raw = request.POST.get("open") if request.method == "POST" else None
     raw = raw if raw is not None else request.GET.get("open")
+    if raw is None and request.method == "POST":
+        raw = request.headers.get("X-Builder-Open")
     try:
         return int(raw) if raw else None
     except ValueError:
         return None
+
+
+def _rows(editor, evaluated) -> list[dict[str, Any]]:
+    rows = []
+    for member, figures in evaluated.rows():
+        row = {"member": member, "r": figures, **editor.row(member, figures)}
+        row["findings"] = len(figures.findings)
+        rows.append(row)
+    return rows
+
+
+def _row_keys(rows: list[dict[str, Any]], open_id: int | None) -> dict[int, tuple]:
+    """What each row shows (its HTML is drawn from exactly this), to tell a changed row."""
+    return {
+        row["member"].pk: (
+            n,
+            row["member"].name,
+            row["kind"],
+            tuple(row["stats"]),
+            row["r"].cost,
+            row["findings"],
+            row["r"].has_errors,
+            row["member"].pk == open_id,
+        )
+        for n, row in enumerate(rows, start=1)
+    }
 
 
 def _builder_context(
@@ -110,6 +141,8 @@ def _builder_context(
     *,
     open_id: int | None = None,
     failed: Any = None,
+    before: tuple[int, Any] | None = None,
+    catalogue: Catalogue | None = None,
     settings_form: GangSettingsForm | None = None,
     packs_form: PacksForm | None = None,
 ) -> dict[str, Any]:
@@ -118,18 +151,37 @@ def _builder_context(
     Only the open member's forms are built, so the page costs the same for 1 or 50
     members. ``failed`` is a bound, invalid action form: it replaces the fresh one of the
     same action (and member), so the player's input and the errors beside it come back.
+    For htmx, a row the page already shows as it is comes as a placeholder: ``before`` is
+    (version, evaluated gang) as a change found them; without it, the gang as it is now.
     """
     editor = get_editor(gang.system)
     evaluated = evaluate_gang(gang)
-    catalogue = Catalogue.for_gang(gang)
+    catalogue = catalogue or Catalogue.for_gang(gang)
     if failed is not None and failed.member is not None:
         open_id = failed.member.pk
-    rows = []
+    page_url = reverse("gang_detail", args=[gang.pk])
+    rows = _rows(editor, evaluated)
+    keys = _row_keys(rows, open_id)
+    known: dict[int, tuple] = {}
+    page_shown = findings_shown = False
+    if request.htmx and not request.htmx.history_restore_request:
+        shown_version, shown_open = rows_module.parse_known(request)
+        start_version, start = before if before is not None else (gang.version, None)
+        if shown_version is not None and shown_version == start_version:
+            known = _row_keys(rows if start is None else _rows(editor, start), shown_open)
+            # Parts a member's change or opening a member never changes (the Print menu,
+            # the settings and packs forms unless they have errors) stay as the page has them.
+            page_shown = before is not None or request.method == "GET"
+            same = start is None or start.report.findings == evaluated.report.findings
+            findings_shown = page_shown and same
     open_row = None
-    for member, figures in evaluated.rows():
-        row = {"member": member, "r": figures, **editor.row(member, figures)}
-        row["findings"] = len(figures.findings)
-        if member.pk == open_id:
+    for position, row in enumerate(rows, start=1):
+        member, figures = row["member"], row["r"]
+        pk = member.pk
+        row["keep"] = known.get(pk) == keys[pk]
+        if not row["keep"]:
+            row["html"] = rows_module.row_html(row, position, page_url, pk == open_id)
+        if pk == open_id:
             forms = editor.member_forms(gang, member, figures, catalogue)
             if failed is not None and failed.member is not None:
                 forms[failed.action] = failed
@@ -137,13 +189,11 @@ def _builder_context(
             row["open"] = True
             row.update(editor.panel_context(member, figures))
             open_row = row
-        rows.append(row)
     if rows:
         rows[0]["first"] = rows[-1]["last"] = True
     gang_forms = editor.gang_forms(gang, catalogue, evaluated.report)
     if failed is not None and failed.member is None:
         gang_forms[failed.action] = failed
-    page_url = reverse("gang_detail", args=[gang.pk])
     return {
         "gang": gang,
         "system": evaluated.system,
@@ -152,6 +202,8 @@ def _builder_context(
         "evaluated": evaluated,
         "rows": rows,
         "open_row": open_row,
+        "page_shown": page_shown,
+        "findings_shown": findings_shown,
         "open_id": open_row["member"].pk if open_row else "",
         "page_url": page_url,
         "gang_forms": gang_forms,
@@ -162,6 +214,23 @@ def _builder_context(
         "share_url": _share_url(request, gang),
         **editor.extra_context(evaluated, catalogue),
     }
+
+
+_INDENT = re.compile(r"\n\s+")
+_VERBATIM = re.compile(r"(<textarea\b.*?</textarea>|<pre\b.*?</pre>)", re.S)
+
+
+_CSRF_FIELD = re.compile(r'<input type="hidden" name="csrfmiddlewaretoken" value="[^"]*">')
+
+
+def _compact(html: str) -> str:
+    """An htmx answer without the templates' indentation (a quarter of its bytes) and
+    without a CSRF field in every form (htmx sends the token in a header, from
+    ``hx-headers`` on the page's body); the text of textareas and pre blocks is kept."""
+    parts = _VERBATIM.split(html)
+    return "".join(
+        p if i % 2 else _CSRF_FIELD.sub("", _INDENT.sub("\n", p)) for i, p in enumerate(parts)
+    )
 
 
 def _page_url(gang: Gang, open_id: int | None) -> str:
@@ -181,6 +250,8 @@ def _render_builder(
         template += "#builder"
     context = _builder_context(request, gang, open_id=open_id, **kwargs)
     response = render(request, template, context)
+    if request.htmx:
+        response.content = _compact(response.content.decode())
     if request.htmx and request.method == "POST":
         # The address bar follows the open member, so a reload keeps it open.
         response["HX-Replace-Url"] = _page_url(gang, context["open_id"] or None).split("#")[0]
@@ -195,9 +266,15 @@ def _get_editor_gang(user, gang_id: int) -> Gang:
     return gang
 
 
-def _do_action(request: HttpRequest, gang: Gang, form) -> HttpResponse:
+def _do_action(
+    request: HttpRequest, gang: Gang, form, before: tuple[int, Any] | None = None
+) -> HttpResponse:
+    """Apply a valid action and answer with the builder; an invalid one comes back with
+    its errors. ``before`` is (version, evaluated gang) when the view evaluated it first."""
     if not form.is_valid():
-        return _render_builder(request, gang, open_id=_open_id(request), failed=form)
+        return _render_builder(
+            request, gang, open_id=_open_id(request), failed=form, catalogue=form.catalogue
+        )
     ctx = services.run_action(form, user=request.user)
     if ctx.opened is not None:
         open_id = ctx.opened.pk
@@ -206,7 +283,9 @@ def _do_action(request: HttpRequest, gang: Gang, form) -> HttpResponse:
     else:
         open_id = _open_id(request)
     if request.htmx:
-        return _render_builder(request, gang, open_id=open_id)
+        return _render_builder(
+            request, gang, open_id=open_id, before=before, catalogue=form.catalogue
+        )
     return redirect(_page_url(gang, open_id))
 
 
@@ -229,11 +308,12 @@ def member_action(request: HttpRequest, gang_id: int, member_id: int, action: st
     form_class = get_editor(gang.system).member_actions.get(action)
     if form_class is None:
         raise Http404("No such action.")
-    figures = evaluate_gang(gang).report.members[str(member.pk)]
+    evaluated = evaluate_gang(gang)
+    figures = evaluated.report.members[str(member.pk)]
     form = form_class(
         request.POST, gang=gang, member=member, figures=figures, catalogue=Catalogue.for_gang(gang)
     )
-    return _do_action(request, gang, form)
+    return _do_action(request, gang, form, before=(gang.version, evaluated))
 
 
 @login_required

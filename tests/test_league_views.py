@@ -14,7 +14,6 @@ from django.db.models import F
 from django.test import Client
 from django.urls import reverse
 
-from builder import services as builder_services
 from builder.models import Gang
 from builder.services import import_gang
 from campaigns import league_services as services
@@ -29,6 +28,7 @@ from campaigns.models import (
 from rules import get_system
 from rules.roster import read_roster
 from tests.conftest import PASSWORD
+from tests.factories import recruit
 
 EXAMPLES = Path(settings.BASE_DIR) / "docs" / "examples"
 DALTONS = "bwg1-legal-dalton-boys.json"  # 361 Fame, legal under 400
@@ -528,7 +528,7 @@ def test_a_gang_made_illegal_after_registering_is_flagged(running, regs, ann, bo
     assert 'data-testid="illegal"' not in text_of(client_for(bob).get(detail))
     gang = regs["ann"].gang
     for n in range(3):  # three more Leaders: too many, and over 400 Fame
-        builder_services.add_member(gang, name=f"Extra {n}", member_type="leader")
+        recruit(gang, f"Extra {n}", "leader")
     response = client_for(bob).get(detail)
     row = standing(response, regs["ann"])
     assert "Illegal now" in row

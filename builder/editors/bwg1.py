@@ -269,7 +269,12 @@ class ItemForm(ActionForm):
     category: str = ""
     live = True
 
-    item = forms.ChoiceField(required=False)
+    item = forms.ChoiceField(
+        required=False,
+        error_messages={
+            "invalid_choice": "That is not in your catalogue: choose one from the list."
+        },
+    )
 
     def clean_item(self) -> Item | None:
         value = self.cleaned_data["item"]

@@ -76,6 +76,17 @@
       } else if (cursor && sameKind(cursor, next)) {
         match = cursor;
       }
+      if (match && next.nodeType === 1 && next.hasAttribute("data-keep")) {
+        // The server left this one out: the page already shows it as it is.
+        if (match !== cursor) oldParent.insertBefore(match, cursor);
+        else cursor = cursor.nextSibling;
+        next = following;
+        continue;
+      }
+      if (!match && next.nodeType === 1 && next.hasAttribute("data-keep")) {
+        window.location.reload();  // the page lost track of what it shows: start afresh
+        return;
+      }
       if (match && match !== cursor) {
         // Drop what the answer no longer has rather than move the match: moving a node
         // takes the focus away from whatever is inside it.
@@ -170,6 +181,14 @@
   });
 
   document.addEventListener("htmx:afterSwap", restorePin);
+
+  // Tell the server what the page shows, so it can leave out the rows that did not change.
+  document.addEventListener("htmx:configRequest", function (event) {
+    var builder = document.getElementById("builder");
+    if (!builder) return;
+    event.detail.headers["X-Builder-Version"] = builder.dataset.version;
+    event.detail.headers["X-Builder-Open"] = builder.dataset.open || "";
+  });
 
   // Mark which version of the builder is live (its forms wired up), for tests and styles.
   function markSettled() {
