@@ -1,9 +1,11 @@
-"""The Outlaws: Rivals builder: every action through the client, the dice log, the roster
-round trip, and the fixed query count of the page."""
+"""The Outlaws: Rivals builder: every action through the client (owner, stranger,
+anonymous; invalid input beside its field), the open outlaw's panel, the roster rows, the
+dice log, the roster round trip, and the fixed query count of the page."""
 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.db import connection
@@ -47,6 +49,19 @@ def member_url(member: Member, action: str) -> str:
     return reverse("member_action", args=[member.gang_id, member.pk, action])
 
 
+def page_url(gang: Gang, member: Member | None = None) -> str:
+    url = reverse("gang_detail", args=[gang.pk])
+    return f"{url}?open={member.pk}" if member else url
+
+
+def panel_of(html: str) -> str:
+    """The open member's panel in a page or fragment ("" when none is open)."""
+    start = html.find('data-testid="member-panel"')
+    if start < 0:
+        return ""
+    return html[start : html.index("</li>", html.rindex('data-testid="special-skill"'))]
+
+
 def tiers_post(member: Member, **tiers: int) -> dict[str, str]:
     values = dict.fromkeys(ROWS, 0) | tiers
     return {f"m{member.pk}-tiers-{row}": str(v) for row, v in values.items()}
@@ -72,6 +87,7 @@ def test_the_editor_is_registered_with_every_action():
     assert set(EDITOR.gang_actions) == {"add_outlaw", "use_name"}
     assert set(EDITOR.member_actions) == {
         "tiers",
+        "regular",
         "poster",
         "leader",
         "roll_skill",
@@ -85,31 +101,112 @@ def test_the_editor_is_registered_with_every_action():
 
 
 def test_the_builder_page_shows_the_budget_and_the_tier_costs(owner_client, gang, jack):
-    response = owner_client.get(reverse("gang_detail", args=[gang.pk]))
+    response = owner_client.get(page_url(gang, jack))
     html = response.content.decode()
     assert response.status_code == 200
     assert 'data-testid="ccp-bar"' in html
-    assert "0 of 30 CCP spent" in html.replace('<strong data-testid="ccp-spent">', "").replace(
-        "</strong>", ""
-    )
+    assert '<strong data-testid="ccp-spent">0</strong> of 30 CCP spent' in html
     assert "30 CCP left" in html
+    assert "1 outlaw (4\u20136)" in html
+    # The sticky bar shows the total against the 30 CCP.
+    bar = re.search(r'data-testid="summary-bar".*?data-testid="fame">(\d+)<.*?/ (\d+)', html, re.S)
+    assert bar and bar.groups() == ("0", "30")
     # Each tier option shows its value and its cost.
-    assert "+3 · Gunslinger — 4 CCP" in html
-    assert "5 actions · Built like an outhouse! — 4 CCP" in html
-    assert "Table C — 3 CCP" in html
+    assert "+3 (4 CCP) · Gunslinger" in html
+    assert "5 actions (4 CCP) · Built like an outhouse!" in html
+    assert '<span class="roll-table">Table C</span> <span class="roll-cost">3 CCP</span>' in html
     assert f'id="member-{jack.pk}"' in html
     # The gang's findings (too few outlaws) and the outlaw's own are on the page.
     assert 'data-code="rivals.too_few_outlaws"' in html
 
 
+def test_only_the_open_outlaw_has_a_panel(owner_client, gang, jack):
+    sarah = add_outlaw(gang, "Sarah")
+    closed = owner_client.get(page_url(gang)).content.decode()
+    assert panel_of(closed) == ""
+    assert "tiers-toughness" not in closed and "Gunslinger" not in closed
+    assert f'id="member-{jack.pk}"' in closed and f'id="member-{sarah.pk}"' in closed
+
+    html = owner_client.get(page_url(gang, sarah)).content.decode()
+    panel = panel_of(html)
+    assert f'id="id_m{sarah.pk}-tiers-toughness"' in panel
+    assert f"m{jack.pk}-" not in html  # Red Jack's forms are not drawn
+
+
+def test_the_panel_controls_are_live_with_stable_ids(owner_client, gang, jack):
+    panel = panel_of(owner_client.get(page_url(gang, jack)).content.decode())
+    for action in ("tiers", "poster"):
+        form = panel[panel.index(f'id="form-m{jack.pk}-{action}"') :]
+        form = form[: form.index("</form>")]
+        assert re.search(r'hx-trigger="change( delay:\d+ms)?, submit"', form)
+        # Its button is only for a browser without JavaScript.
+        assert f'id="form-m{jack.pk}-{action}-submit" class="js-hide small"' in form
+    for row in ROWS:
+        assert f'id="id_m{jack.pk}-tiers-{row}"' in panel
+    for field in ("name", "gender", "hand", "pack", "drunk", "tuwa"):
+        assert f'id="id_m{jack.pk}-poster-{field}"' in panel
+    for table in "ABC":
+        assert f'id="form-m{jack.pk}-roll_skill-{table}"' in panel
+    assert f'id="form-m{jack.pk}-leader-submit"' in panel
+    assert f'id="form-m{jack.pk}-remove-submit"' in panel
+
+
+def test_the_roster_row_says_leader_or_outlaw_and_the_best_rows(owner_client, gang):
+    jack = add_outlaw(
+        gang,
+        "Red Jack",
+        leader=True,
+        tiers=dict.fromkeys(ROWS, 1) | {"rifle": 3, "brawl": 2},
+        special_skill={"table": "B", "roll": 5, "source": "entered", "skill": "Quick Draw"},
+    )
+    sarah = add_outlaw(gang, "Sarah")
+    rows = {r["member"].pk: r for r in _rows(owner_client, gang)}
+    assert rows[jack.pk]["kind"] == "Leader · Quick Draw"
+    assert rows[jack.pk]["stats"] == [("Actions", "4"), ("Rifle", "+6"), ("Brawl", "+2")]
+    assert rows[sarah.pk]["kind"] == "Outlaw"
+    assert rows[sarah.pk]["stats"] == [("Actions", "3")]  # +0 rows are left out
+    html = owner_client.get(page_url(gang)).content.decode()
+    row = html[html.index(f'id="member-{jack.pk}"') :]
+    row = row[: row.index("</li>")]
+    assert 'class="row-kind">Leader · Quick Draw<' in row
+    assert re.search(r">Actions</\w+> 4<.*>Rifle</\w+> \+6<.*>Brawl</\w+> \+2<", row)
+
+
+def _rows(client, gang):
+    response = client.get(page_url(gang))
+    return response.context["rows"]
+
+
+def test_all_good_says_how_many_ccp_are_left_only_when_some_are():
+    class Evaluated:
+        def __init__(self, left):
+            self.report = type("R", (), {"gang": {"ccp_left": left}})()
+
+    assert EDITOR.all_good(Evaluated(0)) == (
+        "Nothing to fix: the gang is legal, and all 30 CCP are spent."
+    )
+    assert EDITOR.all_good(Evaluated(2)) == (
+        "Nothing to fix: the gang is legal. 2 CCP are not spent yet."
+    )
+    assert EDITOR.all_good(Evaluated(1)) == (
+        "Nothing to fix: the gang is legal. 1 CCP is not spent yet."
+    )
+
+
+def test_a_legal_gang_with_every_ccp_spent_says_so(owner_client, gang):
+    build_legal_gang(owner_client, gang)
+    html = owner_client.get(page_url(gang)).content.decode()
+    assert "Nothing to fix: the gang is legal, and all 30 CCP are spent." in html
+
+
 def test_the_page_costs_the_same_queries_for_one_and_six_outlaws(owner_client, gang):
-    url = reverse("gang_detail", args=[gang.pk])
-    add_outlaw(gang, "One")
+    first = add_outlaw(gang, "One")
 
     def count() -> int:
         with CaptureQueriesContext(connection) as ctx:
-            assert owner_client.get(url).status_code == 200
-            assert owner_client.get(url, **HX).status_code == 200
+            for url in (page_url(gang), page_url(gang, first)):
+                assert owner_client.get(url).status_code == 200
+                assert owner_client.get(url, **HX).status_code == 200
         return len(ctx.captured_queries)
 
     one = count()
@@ -121,38 +218,62 @@ def test_the_page_costs_the_same_queries_for_one_and_six_outlaws(owner_client, g
 # --------------------------------------------------------------------------- add an outlaw
 
 
-def test_add_outlaw_htmx_gives_the_fragment(owner_client, gang):
-    response = owner_client.post(
-        gang_url(gang, "add_outlaw"), {"add_outlaw-name": "  Red   Jack "}, **HX
-    )
+def test_add_outlaw_in_one_tap_names_it_and_opens_it(owner_client, gang):
+    response = owner_client.post(gang_url(gang, "add_outlaw"), {}, **HX)
     assert response.status_code == 200
     member = gang.members.get()
-    assert member.name == "Red Jack"
-    assert member.data == rivals.SYSTEM.new_member()
+    assert member.name == "Outlaw 1"
+    # The gang's first outlaw is its leader.
+    assert member.data == rivals.SYSTEM.new_member(leader=True)
     html = response.content.decode()
     assert 'id="builder"' in html and "<html" not in html
-    assert f'id="member-{member.pk}"' in html
+    assert response["HX-Replace-Url"] == page_url(gang, member)
+    # It is open: its panel, with its name ready to change.
+    panel = panel_of(html)
+    assert f'id="id_m{member.pk}-poster-name"' in panel and 'value="Outlaw 1"' in panel
+    assert 'data-testid="leader-badge"' in panel
     assert 'data-code="rivals.too_few_outlaws"' in html
+    roster_ok(gang)
+
+    # The next one is not the leader, and opens in its turn.
+    response = owner_client.post(gang_url(gang, "add_outlaw"), {"open": member.pk}, **HX)
+    second = gang.members.order_by("position").last()
+    assert second.name == "Outlaw 2"
+    assert second.data == rivals.SYSTEM.new_member()
+    assert f'id="id_m{second.pk}-poster-name"' in panel_of(response.content.decode())
+
+
+def test_the_default_name_is_never_taken(owner_client, gang):
+    add_outlaw(gang, "Outlaw 2")
+    owner_client.post(gang_url(gang, "add_outlaw"), {}, **HX)
+    assert [m.name for m in gang.members.order_by("position")] == ["Outlaw 2", "Outlaw 3"]
+
+
+def test_add_outlaw_with_a_name_posted(owner_client, gang):
+    owner_client.post(gang_url(gang, "add_outlaw"), {"add_outlaw-name": "  Red   Jack "}, **HX)
+    assert gang.members.get().name == "Red Jack"
     roster_ok(gang)
 
 
 def test_add_outlaw_plain_post_redirects_to_the_outlaw(owner_client, gang):
-    response = owner_client.post(gang_url(gang, "add_outlaw"), {"add_outlaw-name": "Sarah"})
+    response = owner_client.post(gang_url(gang, "add_outlaw"), {})
     member = gang.members.get()
     assert response.status_code == 302
-    assert response.url == reverse("gang_detail", args=[gang.pk]) + f"#member-{member.pk}"
+    assert response.url == page_url(gang, member) + f"#member-{member.pk}"
 
 
-def test_add_outlaw_without_a_name_is_refused(owner_client, gang):
-    response = owner_client.post(gang_url(gang, "add_outlaw"), {"add_outlaw-name": "  "}, **HX)
+def test_add_outlaw_with_a_name_too_long_is_refused(owner_client, gang):
+    response = owner_client.post(gang_url(gang, "add_outlaw"), {"add_outlaw-name": "x" * 200}, **HX)
     assert response.status_code == 200
-    assert "Give the outlaw a name" in response.content.decode()
+    html = response.content.decode()
+    assert 'id="id_add_outlaw-name"' in html  # the field comes back, with its error
+    assert "Ensure this value has at most" in html
     assert not gang.members.exists()
 
 
 def test_outlaw_names_are_escaped(owner_client, gang):
     owner_client.post(gang_url(gang, "add_outlaw"), {"add_outlaw-name": "<b>Bad</b>"}, **HX)
-    html = owner_client.get(reverse("gang_detail", args=[gang.pk])).content.decode()
+    html = owner_client.get(page_url(gang, gang.members.get())).content.decode()
     assert "<b>Bad</b>" not in html
     assert "&lt;b&gt;Bad&lt;/b&gt;" in html
 
@@ -194,9 +315,52 @@ def test_a_tier_the_row_does_not_offer_is_refused(owner_client, gang, jack):
     html = response.content.decode()
     assert "Pick one of the Toughness tiers" in html
     # The player's other choice is kept in the form that came back.
-    assert '<option value="2" selected>+2 · Straight-shooter' in html
+    assert '<option value="2" selected>+2 (2 CCP) · Straight-shooter' in html
     jack.refresh_from_db()
     assert jack.data["tiers"]["handgun"] == 0
+
+
+def test_a_tier_chosen_is_kept_when_another_outlaw_is_added(owner_client, gang, jack):
+    """The bug this page fixes: a tier went back to +0 after "Add outlaw". A tier applies
+    as it is chosen, so another action finds it stored."""
+    owner_client.post(
+        member_url(jack, "tiers"), tiers_post(jack, shotgun=3) | {"open": jack.pk}, **HX
+    )
+    response = owner_client.post(gang_url(gang, "add_outlaw"), {"open": jack.pk}, **HX)
+    assert response.status_code == 200
+    jack.refresh_from_db()
+    assert jack.data["tiers"]["shotgun"] == 3
+    html = owner_client.get(page_url(gang, jack)).content.decode()
+    assert '<option value="3" selected>+3 (4 CCP) · Shotgun Ace' in html
+
+
+def test_a_post_of_one_row_changes_that_row_alone(owner_client, gang, jack):
+    owner_client.post(member_url(jack, "tiers"), tiers_post(jack, handgun=3, brawl=2), **HX)
+    response = owner_client.post(member_url(jack, "tiers"), {f"m{jack.pk}-tiers-shotgun": "1"})
+    assert response.status_code == 302
+    jack.refresh_from_db()
+    assert jack.data["tiers"] == dict.fromkeys(ROWS, 0) | {"handgun": 3, "brawl": 2, "shotgun": 1}
+
+
+def test_regular_in_every_row_in_one_tap(owner_client, gang, jack):
+    owner_client.post(member_url(jack, "tiers"), tiers_post(jack, handgun=3), **HX)
+    response = owner_client.post(member_url(jack, "regular"), {"open": jack.pk}, **HX)
+    assert response.status_code == 200
+    jack.refresh_from_db()
+    assert jack.data["tiers"] == dict.fromkeys(ROWS, 1)
+    assert evaluate_gang(gang).report.total == 6
+    panel = panel_of(response.content.decode())
+    assert '<option value="1" selected>+1 (1 CCP) · Regular' in panel
+    assert 'data-testid="tier-cost">6 CCP<' in panel
+    roster_ok(gang)
+
+
+def test_regular_in_every_row_plain_post_redirects(owner_client, gang, jack):
+    response = owner_client.post(member_url(jack, "regular"), {})
+    assert response.status_code == 302
+    assert response.url == page_url(gang, jack) + f"#member-{jack.pk}"
+    jack.refresh_from_db()
+    assert jack.data["tiers"] == dict.fromkeys(ROWS, 1)
 
 
 def test_over_30_ccp_is_flagged_and_fixing_it_clears_it(owner_client, gang):
@@ -443,10 +607,12 @@ def test_removing_the_special_skill_plain_post_redirects(owner_client, gang, jac
 def test_removing_an_outlaw(owner_client, gang, jack):
     others = [add_outlaw(gang, n) for n in ("B", "C", "D")]
     assert "rivals.too_few_outlaws" not in codes(gang)
-    response = owner_client.post(member_url(others[0], "remove"), {}, **HX)
+    response = owner_client.post(member_url(others[0], "remove"), {"open": others[0].pk}, **HX)
     assert response.status_code == 200
     assert not Member.objects.filter(pk=others[0].pk).exists()
-    assert 'data-code="rivals.too_few_outlaws"' in response.content.decode()
+    html = response.content.decode()
+    assert 'data-code="rivals.too_few_outlaws"' in html
+    assert panel_of(html) == ""  # the removed outlaw's panel is closed
     roster_ok(gang)
 
 
@@ -575,6 +741,6 @@ def test_an_invalid_plain_post_gives_the_whole_page_with_the_error(owner_client,
     html = response.content.decode()
     assert "<html" in html and "A 1D6 roll is 1 to 6." in html
     # The details holding the form are open, so the error shows without JavaScript.
-    assert '<details class="enter-skill" open>' in html
+    assert f'<details class="enter-skill" id="enter-skill-{jack.pk}" open>' in html
     jack.refresh_from_db()
     assert jack.data["special_skill"] is None

@@ -9,6 +9,13 @@ leader, and the gang is named after him or her.
 The content is the book's (tiers, tables, packs live in ``rules/data/rivals.json`` and the
 engine reads them by id), so this editor has no content kinds: a pack entry could not be
 read by the rules engine.
+
+The page: under the roster, the gang's CCP (spent, left, outlaws), "Add outlaw" (one tap:
+the outlaw is named "Outlaw N", opens, and is renamed in its panel; the gang's first
+outlaw is its leader) and the gang name suggested from the leader's. The open outlaw's
+panel: the poster (name, gender, hand, pack, optional statuses) and the six tiers, each
+applied as it changes (or "Regular in every row" in one tap); the special skill (roll on a
+table in one tap, enter a roll made at the table, remove it); make leader and remove.
 """
 
 from __future__ import annotations
@@ -16,6 +23,8 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from builder import services
 from builder.editors.base import ActionContext, ActionForm, Editor
@@ -29,9 +38,10 @@ NAME_MAX = Member._meta.get_field("name").max_length
 
 
 def tier_label(tier: rivals.Tier) -> str:
-    """How a tier shows in its select: value, name and cost."""
+    """How a tier shows in its select: value and cost first (they stay readable in a
+    narrow select), then the book's name: "+3 (4 CCP) · Gunslinger"."""
     value = f"{tier.actions} actions" if tier.actions is not None else f"+{tier.bonus}"
-    return f"{value} · {tier.name} — {tier.cost} CCP"
+    return f"{value} ({tier.cost} CCP) · {tier.name}"
 
 
 def table_label(table: rivals.SkillTable) -> str:
@@ -82,33 +92,48 @@ def save_data(ctx: ActionContext, data: dict[str, Any], *fields: str) -> None:
 
 
 class AddOutlawForm(ActionForm):
-    """Add an outlaw: tier 0 everywhere (0 CCP), no special skill, pack A."""
+    """Add an outlaw in one tap: tier 0 everywhere (0 CCP), no special skill, pack A,
+    named "Outlaw N" (renamed in the panel) unless a name is posted. The gang's first
+    outlaw, while it has no leader, is the leader."""
 
-    label = "Add outlaw"
+    label = _("Add outlaw")
 
     name = forms.CharField(
         max_length=NAME_MAX,
-        label="New outlaw's name",
-        error_messages={"required": NO_NAME},
+        required=False,
+        label=_("New outlaw's name"),
+        help_text=_("Leave it empty for “Outlaw 1”, “Outlaw 2”…: rename them in their panel."),
     )
 
     def setup(self) -> None:
         self.fields["name"].widget.attrs["autocomplete"] = "off"
 
     def clean_name(self) -> str:
-        return outlaw_name(self.cleaned_data["name"])
+        return " ".join(self.cleaned_data["name"].split())
 
     def apply(self, ctx: ActionContext) -> None:
+        members = list(ctx.gang.members.all())
+        name = self.cleaned_data["name"] or default_name(m.name for m in members)
+        has_leader = any(isinstance(m.data, dict) and m.data.get("leader") for m in members)
         member = services.append_member(
-            ctx.gang, name=self.cleaned_data["name"], data=rivals.SYSTEM.new_member()
+            ctx.gang, name=name, data=rivals.SYSTEM.new_member(leader=not has_leader)
         )
         ctx.opened = member
+
+
+def default_name(taken: Any) -> str:
+    """ "Outlaw N": the first N from the number of outlaws + 1 that no outlaw is called."""
+    taken = [n.casefold() for n in taken]
+    number = len(taken) + 1
+    while f"outlaw {number}" in taken:
+        number += 1
+    return f"Outlaw {number}"
 
 
 class UseSuggestedNameForm(ActionForm):
     """Rename the gang after its leader ("Red Jack" -> "Red Jack's Gang")."""
 
-    label = "Use this name"
+    label = _("Use this name")
 
     def clean(self):
         cleaned = super().clean()
@@ -136,9 +161,12 @@ class UseSuggestedNameForm(ActionForm):
 
 
 class TiersForm(ActionForm):
-    """The six rows of the Wanted Poster: one tier each, each with its CCP cost."""
+    """The six rows of the Wanted Poster: one tier each, each with its CCP cost. Applies
+    as a tier changes. A row left out of the post keeps its tier, so a post of one row
+    changes that row alone."""
 
-    label = "Save tiers"
+    label = _("Save tiers")
+    live = True
 
     def setup(self) -> None:
         for row in ROWS.values():
@@ -146,6 +174,8 @@ class TiersForm(ActionForm):
                 label=row.label,
                 choices=[(t.tier, tier_label(t)) for t in row.tiers],
                 coerce=int,
+                required=False,
+                empty_value=None,
                 error_messages={
                     "invalid_choice": f"Pick one of the {row.label} tiers: {row.choices}."
                 },
@@ -158,14 +188,33 @@ class TiersForm(ActionForm):
 
     def apply(self, ctx: ActionContext) -> None:
         data = outlaw_data(ctx.member)
-        data["tiers"] = {row: self.cleaned_data[row] for row in ROWS}
+        chosen = {row: self.cleaned_data[row] for row in ROWS}
+        data["tiers"].update({row: tier for row, tier in chosen.items() if tier is not None})
+        save_data(ctx, data)
+
+
+REGULAR = {row.id: next(t for t in row.tiers if t.name == "Regular") for row in ROWS.values()}
+REGULAR_COST = sum(t.cost for t in REGULAR.values())
+
+
+class RegularTiersForm(ActionForm):
+    """Every row at its Regular tier in one tap (6 CCP): the book's ordinary outlaw, a
+    start to change from."""
+
+    label = _("Regular in every row")
+
+    def apply(self, ctx: ActionContext) -> None:
+        data = outlaw_data(ctx.member)
+        data["tiers"] = {row: tier.tier for row, tier in REGULAR.items()}
         save_data(ctx, data)
 
 
 class PosterForm(ActionForm):
-    """Name, gender, handedness, equipment pack and the optional statuses."""
+    """Name, gender, handedness, equipment pack and the optional statuses. Applies as a
+    field changes."""
 
-    label = "Save"
+    label = _("Save")
+    live = True
 
     name = forms.CharField(
         max_length=NAME_MAX,
@@ -228,7 +277,7 @@ class PosterForm(ActionForm):
 class LeaderForm(ActionForm):
     """Make this outlaw the gang's leader (and nobody else)."""
 
-    label = "Make leader"
+    label = _("Make leader")
 
     def apply(self, ctx: ActionContext) -> None:
         for other in ctx.gang.members.exclude(pk=ctx.member.pk):
@@ -243,7 +292,7 @@ class LeaderForm(ActionForm):
 class RollSkillForm(ActionForm):
     """Pay for a special-skill table and let the app roll 1D6 on it."""
 
-    label = "Pay and roll 1D6"
+    label = _("Pay and roll 1D6")
     rolls = True
 
     table = forms.ChoiceField(
@@ -269,7 +318,7 @@ class RollSkillForm(ActionForm):
 class EnterSkillForm(ActionForm):
     """Record a special skill rolled with a real die at the table."""
 
-    label = "Enter roll"
+    label = _("Enter roll")
 
     table = forms.ChoiceField(
         choices=TABLE_CHOICES,
@@ -307,7 +356,7 @@ class EnterSkillForm(ActionForm):
 
 
 class RemoveSkillForm(ActionForm):
-    label = "Remove special skill"
+    label = _("Remove special skill")
 
     def apply(self, ctx: ActionContext) -> None:
         data = outlaw_data(ctx.member)
@@ -316,7 +365,7 @@ class RemoveSkillForm(ActionForm):
 
 
 class RemoveOutlawForm(ActionForm):
-    label = "Remove outlaw"
+    label = _("Remove outlaw")
 
     def apply(self, ctx: ActionContext) -> None:
         ctx.member.delete()
@@ -324,13 +373,18 @@ class RemoveOutlawForm(ActionForm):
 
 class RivalsEditor(Editor):
     system_id = "rivals"
-    template = "builder/rivals/_editor.html"
+    gang_template = "builder/rivals/_gang.html"
+    panel_template = "builder/rivals/_panel.html"
+    roster_title = _("Outlaws")
+    empty_roster = _("No outlaws yet: a gang has 4 to 6. Add the first below: it is the leader.")
+    add_action = "add_outlaw"
     gang_actions = {
         "add_outlaw": AddOutlawForm,
         "use_name": UseSuggestedNameForm,
     }
     member_actions = {
         "tiers": TiersForm,
+        "regular": RegularTiersForm,
         "poster": PosterForm,
         "leader": LeaderForm,
         "roll_skill": RollSkillForm,
@@ -338,6 +392,42 @@ class RivalsEditor(Editor):
         "remove_skill": RemoveSkillForm,
         "remove": RemoveOutlawForm,
     }
+
+    def row(self, member: Member, figures: Any) -> dict[str, Any]:
+        """Leader or Outlaw (and the special skill), Actions and the two best rows."""
+        kind = [_("Leader") if getattr(figures, "leader", False) else _("Outlaw")]
+        skill = getattr(figures, "special_skill", None)
+        if isinstance(skill, dict) and skill.get("name"):
+            kind.append(skill["name"])
+        tiers = getattr(figures, "tiers", {}) or {}
+        stats = []
+        toughness = tiers.get("toughness")
+        if toughness is not None:
+            stats.append((_("Actions"), toughness.value))
+        best = sorted(
+            (
+                (t.tier, -i, row)
+                for i, (row, t) in enumerate(tiers.items())
+                if row != "toughness" and t is not None
+            ),
+            reverse=True,
+        )
+        for level, _order, row_id in best[:2]:
+            if level > 0:
+                stats.append((ROWS[row_id].label, tiers[row_id].value))
+        return {"kind": " · ".join(str(k) for k in kind), "stats": stats}
+
+    def all_good(self, evaluated: Any) -> str:
+        left = evaluated.report.gang.get("ccp_left", 0)
+        if left:
+            return ngettext(
+                "Nothing to fix: the gang is legal. %(left)d CCP is not spent yet.",
+                "Nothing to fix: the gang is legal. %(left)d CCP are not spent yet.",
+                left,
+            ) % {"left": left}
+        return _("Nothing to fix: the gang is legal, and all %(budget)d CCP are spent.") % {
+            "budget": rivals.CCP_BUDGET
+        }
 
     def extra_context(self, evaluated: Any, catalogue: Any) -> dict[str, Any]:
         report = evaluated.report
@@ -356,6 +446,7 @@ class RivalsEditor(Editor):
                 "suggested_name": facts.get("suggested_name", ""),
                 "leader_name": facts.get("leader_name", ""),
                 "tables": list(TABLES.values()),
+                "regular_cost": REGULAR_COST,
             }
         }
 

@@ -589,7 +589,8 @@ class MemberReport:
 
     @property
     def display_name(self) -> str:
-        return self.name or f"Outlaw {self.key}"
+        # By its place in the roster, never by its key (in the app, a database id).
+        return self.name or f"Outlaw {self.position}"
 
     @property
     def tier_cost(self) -> int:
@@ -846,7 +847,8 @@ class Rivals:
         if not m.name:
             add(
                 "rivals.outlaw_unnamed",
-                f"Outlaw {key} has no name: give them one for the Wanted Poster.",
+                f"The outlaw at place {position} in the roster has no name: give them one "
+                "for the Wanted Poster.",
             )
 
         def choice(field: str, choices: Any, what: str, not_one: str, options: str) -> str:

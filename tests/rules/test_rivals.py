@@ -563,7 +563,19 @@ def test_named_outlaws_are_fine():
 def test_an_unnamed_outlaw_is_a_warning():
     report = evaluate(replace(legal_gang(), {**legal_gang()["members"][2], "name": " "}))
     finding = assert_flags(report, "rivals.outlaw_unnamed", WARNING, "3")
-    assert "name" in finding.message
+    assert finding.message == (
+        "The outlaw at place 3 in the roster has no name: give them one for the Wanted Poster."
+    )
+
+
+def test_an_unnamed_outlaw_is_called_by_its_place_never_by_its_key():
+    # In the app a member's key is its database id: a player never sees it.
+    roster = legal_gang()
+    roster["members"][1] = {**roster["members"][1], "key": "8817", "name": ""}
+    report = evaluate(roster)
+    finding = assert_flags(report, "rivals.outlaw_unnamed", WARNING, "8817")
+    assert "place 2" in finding.message and "8817" not in finding.message
+    assert report.members["8817"].display_name == "Outlaw 2"
 
 
 @pytest.mark.parametrize(
