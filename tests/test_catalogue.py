@@ -25,7 +25,9 @@ def carried_colt_walker(client, owner) -> tuple[Item, Gang, Member]:
     item = Item.objects.get(name="Colt Walker")
     gang = build_gang(owner)
     henchman = gang.members.order_by("position")[1]
-    client.post(reverse("member_weapon_add", args=[gang.pk, henchman.pk]), {"item": item.pk})
+    url = reverse("member_action", args=[gang.pk, henchman.pk, "add_weapon"])
+    client.post(url, {f"m{henchman.pk}-add_weapon-item": item.pk})
+    assert henchman.member_items.filter(item=item).exists()
     return item, gang, henchman
 
 

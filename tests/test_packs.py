@@ -31,6 +31,19 @@ def make_pack(client, name="Border guns", *, public=False, use=True) -> ContentP
     return ContentPack.objects.get(name=name)
 
 
+def open_page(client, gang: Gang) -> str:
+    """The gang's builder page with its first member open (its weapon menu drawn)."""
+    first = gang.members.order_by("position").first()
+    url = reverse("gang_detail", args=[gang.pk])
+    return client.get(url, {"open": first.pk}).content.decode()
+
+
+def add_to(client, gang: Gang, member, item: Item):
+    """Give a member a weapon as the builder's weapon menu does."""
+    url = reverse("member_action", args=[gang.pk, member.pk, "add_weapon"])
+    return client.post(url, {f"m{member.pk}-add_weapon-item": item.pk})
+
+
 def add_weapon(client, pack: ContentPack, **change) -> Item:
     response = client.post(reverse("entry_add", args=[pack.pk, "weapon"]), {**WEAPON, **change})
     assert response.status_code == 302, response.content.decode()[:500]
@@ -44,7 +57,7 @@ def test_make_a_pack_add_an_entry_and_a_gang_of_mine_uses_it(owner_client, owner
     assert list(gang.packs.all()) == [pack]  # "use it in all my gangs"
     item = add_weapon(owner_client, pack)
     assert item.owner == owner and item.pack == pack
-    page = owner_client.get(reverse("gang_detail", args=[gang.pk])).content.decode()
+    page = open_page(owner_client, gang)
     assert "Colt Dragoon (level 4, ranged) · Border guns" in page
     detail = owner_client.get(reverse("pack_detail", args=[pack.pk])).content.decode()
     assert "Colt Dragoon" in detail and "Edit" in detail
@@ -57,10 +70,10 @@ def test_a_pack_not_picked_for_a_gang_is_not_in_its_catalogue(owner_client, owne
     assert list(gang.packs.all()) == [pack]
     owner_client.post(reverse("gang_packs", args=[gang.pk]), {})
     assert not gang.packs.exists()
-    page = owner_client.get(reverse("gang_detail", args=[gang.pk])).content.decode()
+    page = open_page(owner_client, gang)
     assert ">Colt Dragoon (level" not in page
     owner_client.post(reverse("gang_packs", args=[gang.pk]), {"packs-packs": [pack.pk]})
-    page = owner_client.get(reverse("gang_detail", args=[gang.pk])).content.decode()
+    page = open_page(owner_client, gang)
     assert ">Colt Dragoon (level" in page
 
 
@@ -92,7 +105,7 @@ def test_another_user_never_sees_a_private_pack_or_its_content(
     assert "Colt Dragoon" not in library
     # Not on offer for their gangs, and picking it by id is refused.
     theirs = build_gang(stranger, name="Theirs")
-    page = stranger_client.get(reverse("gang_detail", args=[theirs.pk])).content.decode()
+    page = open_page(stranger_client, theirs)
     assert "Border guns" not in page and "Colt Dragoon" not in page
     response = stranger_client.post(
         reverse("gang_packs", args=[theirs.pk]), {"packs-packs": [pack.pk]}
@@ -100,10 +113,9 @@ def test_another_user_never_sees_a_private_pack_or_its_content(
     assert response.status_code == 200 and "Select a valid choice" in response.content.decode()
     assert not theirs.packs.exists()
     henchman = theirs.members.order_by("position")[1]
-    response = stranger_client.post(
-        reverse("member_weapon_add", args=[theirs.pk, henchman.pk]), {"item": item.pk}
-    )
+    response = add_to(stranger_client, theirs, henchman, item)
     assert "That is not in your catalogue" in response.content.decode()
+    assert not henchman.member_items.filter(item=item).exists()
     # Nor can they edit or delete its entries, or the pack.
     for name in ("entry_update", "entry_delete"):
         assert stranger_client.get(reverse(name, args=[item.pk])).status_code == 404
@@ -170,7 +182,8 @@ def test_a_pack_whose_weapon_is_carried_is_not_deleted(owner_client, owner, cont
     item = add_weapon(owner_client, pack)
     gang = build_gang(owner)
     henchman = gang.members.order_by("position")[1]
-    owner_client.post(reverse("member_weapon_add", args=[gang.pk, henchman.pk]), {"item": item.pk})
+    add_to(owner_client, gang, henchman, item)
+    assert henchman.member_items.filter(item=item).exists()
     response = owner_client.post(reverse("pack_delete", args=[pack.pk]), follow=True)
     assert "is still carried" in response.content.decode()
     assert ContentPack.objects.filter(pk=pack.pk).exists()

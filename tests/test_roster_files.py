@@ -392,11 +392,12 @@ def test_an_imported_gf26_gang_opens_in_its_builder_with_its_findings(owner_clie
     assert reverse("gang_print", args=[gf26_gang.pk]) in html  # the Print menu
 
 
-def test_bwg1_member_endpoints_are_404_for_it_and_the_sheet_is_its_own(owner_client, gf26_gang):
+def test_bwg1_actions_are_404_for_it_and_the_sheet_is_its_own(owner_client, gf26_gang):
     member = gf26_gang.members.first()
-    assert owner_client.post(reverse("member_add", args=[gf26_gang.pk]), {}).status_code == 404
-    url = reverse("member_points", args=[gf26_gang.pk, member.pk])
-    assert owner_client.post(url, {"change": "str:+"}).status_code == 404
+    url = reverse("gang_action", args=[gf26_gang.pk, "recruit"])
+    assert owner_client.post(url, {"recruit-name": "Bill"}).status_code == 404
+    url = reverse("member_action", args=[gf26_gang.pk, member.pk, "points"])
+    assert owner_client.post(url, {f"m{member.pk}-points-change": "str:+"}).status_code == 404
     response = owner_client.get(reverse("gang_sheet_pdf", args=[gf26_gang.pk]))
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
 

@@ -8,6 +8,19 @@
      Elements are matched by id, else by position and tag. The focused text field keeps
      what is being typed; a <details> the player opened stays open. */
 
+  // Controls the player changed whose change is not sent yet (queued behind another
+  // request): a morph leaves their value alone, so the queued request sends it.
+  var unsent = new WeakSet();
+  document.addEventListener("change", function (event) {
+    if (event.target && event.target.form) unsent.add(event.target);
+  }, true);
+  document.addEventListener("htmx:configRequest", function (event) {
+    var elt = event.detail.elt;
+    var form = elt && (elt.form || (elt.nodeName === "FORM" ? elt : null));
+    if (!form) return;
+    for (var i = 0; i < form.elements.length; i++) unsent.delete(form.elements[i]);
+  });
+
   function sameKind(a, b) {
     if (a.nodeType !== b.nodeType || a.nodeName !== b.nodeName) return false;
     return a.nodeType !== 1 || (a.id || "") === (b.id || "");
@@ -33,22 +46,23 @@
       return;
     }
     var active = old === document.activeElement;
+    var unsentChange = unsent.has(old);
     syncAttributes(old, neu);
     if (old.nodeName === "INPUT") {
       if (old.type === "checkbox" || old.type === "radio") {
-        old.checked = neu.hasAttribute("checked");
-      } else if (!active || old.type === "hidden") {
+        if (!unsentChange) old.checked = neu.hasAttribute("checked");
+      } else if ((!active && !unsentChange) || old.type === "hidden") {
         var value = neu.getAttribute("value") || "";
         if (old.value !== value) old.value = value;
       }
       return;
     }
     if (old.nodeName === "TEXTAREA") {
-      if (!active && old.value !== neu.value) old.value = neu.value;
+      if (!active && !unsentChange && old.value !== neu.value) old.value = neu.value;
       return;
     }
     morphChildren(old, neu);
-    if (old.nodeName === "SELECT") {
+    if (old.nodeName === "SELECT" && !unsentChange) {
       var chosen = neu.querySelector("option[selected]");
       var want = chosen ? chosen.value : (old.options[0] ? old.options[0].value : "");
       if (old.value !== want) old.value = want;
