@@ -1,4 +1,5 @@
-"""Query counts are pinned: a page costs the same for 5 members as for 20."""
+"""Query counts are pinned: a page, opening a member and a change cost the same for 1
+member as for 50."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from benchmarks.bench_editors import change_for, grown
 from builder.services import import_gang
 from rules.roster import read_roster
 from tests.factories import build_gang
@@ -14,38 +16,12 @@ from tests.test_roster_files import EXAMPLES
 
 HX = {"HTTP_HX_REQUEST": "true"}
 
-# session, user, gang, members, member items + items, catalogue, the gang's packs, the
-# packs it could pick
-BUILDER_PAGE_QUERIES = 8
-# session, user, gang, member; members + items to check the change; savepoint, the
-# member re-read under a lock, its save, the version bump and read-back, release; then
-# the fragment: members, items, catalogue, packs twice. (In a test the transaction is a
-# savepoint.)
-POINTS_UPDATE_QUERIES = 17
-
 
 def count_queries(func) -> int:
     with CaptureQueriesContext(connection) as ctx:
         response = func()
     assert response.status_code == 200, response.content[:300]
     return len(ctx.captured_queries)
-
-
-@pytest.mark.parametrize("size", [5, 20])
-def test_builder_page_costs_a_fixed_number_of_queries(owner_client, owner, content, size):
-    gang = build_gang(owner, size=size)
-    url = reverse("gang_detail", args=[gang.pk])
-    assert count_queries(lambda: owner_client.get(url)) == BUILDER_PAGE_QUERIES
-    assert count_queries(lambda: owner_client.get(url, **HX)) == BUILDER_PAGE_QUERIES
-
-
-@pytest.mark.parametrize("size", [5, 20])
-def test_htmx_points_update_costs_a_fixed_number_of_queries(owner_client, owner, content, size):
-    gang = build_gang(owner, size=size)
-    leader = gang.members.order_by("position").first()
-    url = reverse("member_points", args=[gang.pk, leader.pk])
-    queries = count_queries(lambda: owner_client.post(url, {"change": "mc:-"}, **HX))
-    assert queries == POINTS_UPDATE_QUERIES
 
 
 @pytest.mark.parametrize("size", [5, 20])
@@ -76,31 +52,57 @@ def test_my_gangs_costs_a_fixed_number_of_queries(owner_client, owner, content, 
     assert count_queries(lambda: owner_client.get(reverse("gang_list"))) == 5
 
 
-# session, user, gang, members, member items, catalogue, the gang's packs, the packs it
-# could pick
-EDITOR_PAGE_QUERIES = 8
+# session, user, gang, members, member items (+ items), catalogue, the gang's packs, the
+# packs it could pick
+BUILDER_PAGE_QUERIES = 8
+# the same, less the packs it could pick: the page has its packs form already
+OPEN_MEMBER_QUERIES = 7
+SYSTEMS = ["bwg1", "bwg2", "gf26", "rivals", "gunfight"]
 
 
 def gang_of(owner, system: str, size: int):
-    """The system's first legal example, its members repeated to ``size``."""
+    """The system's first legal example, grown to ``size`` members (one leader kept)."""
     path = next(p for p in EXAMPLES if p.name.startswith(f"{system}-legal-"))
-    roster = read_roster(path.read_bytes())
-    roster["members"] = [
-        {**roster["members"][i % len(roster["members"])], "key": str(i + 1)} for i in range(size)
-    ]
-    return import_gang(owner, roster)
+    return import_gang(owner, grown(read_roster(path.read_bytes()), size))
 
 
 @pytest.mark.parametrize("size", [1, 50])
-@pytest.mark.parametrize("system", ["bwg2", "gf26", "rivals", "gunfight"])
+@pytest.mark.parametrize("system", SYSTEMS)
 def test_each_systems_builder_page_costs_a_fixed_number_of_queries(
     owner_client, client, owner, content, system, size
 ):
-    """The builder page, its htmx fragment and its share page, for 1 or 50 members."""
+    """The builder page (nothing open, a member open), opening a member with htmx, and the
+    share page: the same queries for 1 or 50 members."""
     gang = gang_of(owner, system, size)
+    member = gang.members.order_by("position", "id").first()
     page = reverse("gang_detail", args=[gang.pk])
-    assert count_queries(lambda: owner_client.get(page)) == EDITOR_PAGE_QUERIES
-    assert count_queries(lambda: owner_client.get(page, **HX)) == EDITOR_PAGE_QUERIES
+    assert count_queries(lambda: owner_client.get(page)) == BUILDER_PAGE_QUERIES
+    opened = {"open": member.pk}
+    assert count_queries(lambda: owner_client.get(page, opened)) == BUILDER_PAGE_QUERIES
+    shown = {"HTTP_X_BUILDER_VERSION": str(gang.version), "HTTP_X_BUILDER_OPEN": ""}
+    queries = count_queries(lambda: owner_client.get(page, opened, **HX, **shown))
+    assert queries == OPEN_MEMBER_QUERIES
+    # A page that says nothing of what it shows gets every part, at the page's cost.
+    assert count_queries(lambda: owner_client.get(page, opened, **HX)) == BUILDER_PAGE_QUERIES
     shared = reverse("gang_shared", args=[gang.share_token])
-    # gang, members, member items (none for these systems)
+    # gang, members, member items
     assert count_queries(lambda: client.get(shared)) == 3
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_a_change_costs_the_same_queries_for_1_or_50_members(owner_client, owner, content, system):
+    """One real change per system (a point, a card's team, a perk, a tier, a name) and its
+    htmx answer: the same number of queries whatever the gang's size."""
+    counts = []
+    for size in (1, 50):
+        gang = gang_of(owner, system, size)
+        member = gang.members.order_by("position", "id").first()
+        url, data = change_for(system, gang, member, [0])
+        shown = {"HTTP_X_BUILDER_VERSION": str(gang.version), "HTTP_X_BUILDER_OPEN": str(member.pk)}
+        before = gang.version
+        counts.append(
+            count_queries(lambda u=url, d=data, s=shown: owner_client.post(u, d, **HX, **s))
+        )
+        gang.refresh_from_db()
+        assert gang.version == before + 1, "the change was made"
+    assert counts[0] == counts[1], counts
