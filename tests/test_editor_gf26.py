@@ -1,6 +1,10 @@
-"""The gf26 (Gangfight Core 2.6) party builder: every action, both content kinds, round trip."""
+"""The gf26 (Gangfight Core 2.6) party builder: every action through the client (owner,
+stranger, anonymous; invalid input beside its field), the open model's panel, the roster
+rows, both content kinds, the roster round trip and the page's fixed query count."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from django.db import connection
@@ -14,6 +18,7 @@ from builder.services import create_gang, import_gang
 from rules.roster import check_roster, read_roster, write_roster
 
 HX = {"HTTP_HX_REQUEST": "true"}
+EDITOR = get_editor("gf26")
 
 
 # --------------------------------------------------------------------------- helpers
@@ -34,6 +39,28 @@ def gang_url(gang: Gang, action: str) -> str:
 
 def member_url(gang: Gang, member: Member, action: str) -> str:
     return reverse("member_action", args=[gang.pk, member.pk, action])
+
+
+def page_url(gang: Gang, member: Member | None = None) -> str:
+    url = reverse("gang_detail", args=[gang.pk])
+    return f"{url}?open={member.pk}" if member else url
+
+
+def panel_of(html: str) -> str:
+    """The open model's panel in a page or fragment ("" when none is open)."""
+    start = html.find('id="member-panel"')
+    if start < 0:
+        return ""
+    ends = [
+        i for i in (html.find('<li class="roster-row', start), html.find("</ol>", start)) if i > 0
+    ]
+    return html[start : min(ends)]
+
+
+def form_of(html: str, form_id: str) -> str:
+    """One form of the page, by its id."""
+    start = html.index(f'id="{form_id}"')
+    return html[start : html.index("</form>", start)]
 
 
 def add(client, gang: Gang, name: str, profile_name: str, **extra) -> Member:
@@ -109,17 +136,26 @@ def test_builtin_profiles_and_equipment_are_loaded_as_samples(content):
     assert equipment.get(name="Sword").stats == {"points": 5, "notes": "hand weapon"}
 
 
-def test_the_builder_page_shows_the_catalogue_marked_sample(owner_client, party):
-    html = owner_client.get(reverse("gang_detail", args=[party.pk])).content.decode()
-    assert "Human Captain (Hero, 110 pts) · sample" in html
+def test_the_builder_page_shows_the_catalogue_priced_with_its_kit(owner_client, party):
+    html = owner_client.get(page_url(party)).content.decode()
+    # A profile shows what the model will cost: 110 for the Captain, 10 for its kit.
+    add_form = form_of(html, "form-add_member")
+    assert "Human Captain (Hero) · 120 pts · sample" in add_form
+    assert "Human Bowman (Regular) · 45 pts · sample" in add_form
+    assert "Troll (Veteran) · 150 pts · sample" in add_form
+    library = form_of(html, "form-add_member-library")
+    assert library.count('data-testid="add-profile"') == 6
+    assert "+ 120 pts" in library and "Medium · MOV 4 ATT 4 MRK 3" in library
+    assert "Sword (5), Shield (5)" in library
     assert 'data-testid="set_limit-500"' in html and 'data-testid="set_limit-1000"' in html
     assert "No models yet" in html
+    assert 'id="member-panel"' not in html
 
 
 # --------------------------------------------------------------------------- gang actions
 
 
-def test_add_member_htmx_returns_the_fragment_and_a_plain_post_redirects(owner_client, party):
+def test_picking_a_profile_adds_the_model_and_opens_it(owner_client, party):
     item = profile("Human Captain")
     response = owner_client.post(
         gang_url(party, "add_member"), {"add_member-profile": item.pk}, **HX
@@ -128,13 +164,37 @@ def test_add_member_htmx_returns_the_fragment_and_a_plain_post_redirects(owner_c
     html = response.content.decode()
     assert 'id="builder"' in html and "<html" not in html
     member = party.members.get()
-    assert member.name == "Human Captain"  # the profile's name when none is given
+    assert member.name == "Human Captain"  # named after the profile
     assert member.data["profile"]["name"] == "Human Captain"
     assert member.data["profile"]["points"] == 110
     assert member.data["perks"] == []
     assert f'id="member-{member.pk}"' in html
-    assert "0 of 3" in html
-    assert 'data-code="gf26.too_few_perks"' in html
+    assert response["HX-Replace-Url"].endswith(f"?open={member.pk}")
+    panel = panel_of(html)
+    assert f'id="form-m{member.pk}-rename"' in panel  # its panel is open, to rename it
+    assert re.search(r'data-testid="perk-count">\s*0 of 3', panel)
+    assert 'data-code="gf26.too_few_perks"' in panel
+    # The select applies as it changes; its button is for pages without JavaScript.
+    add_form = form_of(html, "form-add_member")
+    assert 'hx-trigger="change, submit"' in add_form and "js-hide" in add_form
+    assert "add_member-name" not in add_form  # renaming happens in the panel
+
+
+def test_a_second_model_of_a_profile_gets_a_number(owner_client, party):
+    item = profile("Human Bowman")
+    for _ in range(3):
+        owner_client.post(gang_url(party, "add_member"), {"add_member-profile": item.pk}, **HX)
+    names = list(party.members.order_by("position").values_list("name", flat=True))
+    assert names == ["Human Bowman", "Human Bowman 2", "Human Bowman 3"]
+
+
+def test_a_profile_in_the_library_list_is_added_in_one_tap(owner_client, party):
+    item = profile("Troll")
+    response = owner_client.post(gang_url(party, "add_member"), {"add_member-profile": item.pk})
+    troll = party.members.get()
+    assert troll.name == "Troll"
+    assert response.status_code == 302
+    assert response["Location"].endswith(f"?open={troll.pk}#member-{troll.pk}")
 
     response = owner_client.post(
         gang_url(party, "add_member"),
@@ -164,7 +224,9 @@ def test_set_limit_presets(owner_client, party):
     assert response.status_code == 200
     party.refresh_from_db()
     assert party.limit == 1000
-    assert "of 1000" in response.content.decode()  # the fresh page shows the new limit
+    html = response.content.decode()
+    assert "/ 1000" in html  # the fresh bar shows the new limit
+    assert re.search(r'data-testid="set_limit-1000" aria-pressed="true"', html)
     response = owner_client.post(gang_url(party, "set_limit"), {"set_limit-limit": "500"})
     assert response.status_code == 302
     party.refresh_from_db()
@@ -186,10 +248,13 @@ def test_set_setting(owner_client, party):
     assert response.status_code == 200
     party.refresh_from_db()
     assert party.data == {"setting": "aeon"}
-    assert "Setting: Aeon (Futuristic Combat)" in response.content.decode()
+    html = response.content.decode()
+    assert "Setting: Aeon (Futuristic Combat)" in html  # in the party's facts
+    assert re.search(r'<option value="aeon" selected>', form_of(html, "form-set_setting"))
+    assert 'hx-trigger="change, submit"' in form_of(html, "form-set_setting")
     response = owner_client.post(gang_url(party, "set_setting"), {"set_setting-setting": "mars"})
     assert response.status_code == 200
-    assert "Select a valid choice" in response.content.decode()
+    assert "Select a valid choice" in form_of(response.content.decode(), "form-set_setting")
     party.refresh_from_db()
     assert party.data == {"setting": "aeon"}
     owner_client.post(gang_url(party, "set_setting"), {"set_setting-setting": ""})
@@ -206,8 +271,10 @@ def test_a_legal_party_built_through_the_actions_round_trips(owner_client, owner
     report = evaluate_gang(party).report
     assert report.total == 120 + 45 + 65
     assert report.is_legal, [f.code for f in report.findings]
-    html = owner_client.get(reverse("gang_detail", args=[party.pk])).content.decode()
-    assert "Legal" in html and 'data-testid="party-leader"' in html
+    aldric = party.members.get(name="Aldric")
+    html = owner_client.get(page_url(party, aldric)).content.decode()
+    assert "Legal" in html and 'data-testid="party-leader"' in panel_of(html)
+    assert "Nothing to fix: the gang is legal. 270 of the 500 points are left to spend." in html
     roster = assert_roster_ok(party)
     again = read_roster(write_roster(roster))
     copy = import_gang(owner, again)
@@ -224,10 +291,15 @@ def test_perks_count_too_few_and_too_many_come_from_the_engine(owner_client, par
     assert response.status_code == 200
     wat.refresh_from_db()
     assert wat.data["perks"] == ["marksman"]
-    assert "1 of 1" in response.content.decode()
+    panel = panel_of(response.content.decode())
+    assert re.search(r'data-testid="perk-count">\s*1 of 1', panel)
+    assert 'data-testid="perk-names">Marksman<' in panel
     assert "gf26.too_few_perks" not in codes(party)
     response = perks(owner_client, party, wat, "marksman", "fast", **HX)
-    assert 'data-code="gf26.too_many_perks"' in response.content.decode()
+    html = response.content.decode()
+    assert 'data-code="gf26.too_many_perks"' in panel_of(html)
+    # Words users know: the perks by their names, never their ids.
+    assert "(Fast, Marksman)" in html and "(fast, marksman)" not in html
     wat.refresh_from_db()
     assert wat.data["perks"] == ["fast", "marksman"]  # in the book's order
     response = perks(owner_client, party, wat)
@@ -241,9 +313,8 @@ def test_an_unknown_perk_is_refused(owner_client, party):
     perks(owner_client, party, wat, "marksman")
     response = perks(owner_client, party, wat, "flying", **HX)
     assert response.status_code == 200
-    assert "Select a valid choice. flying is not one of the available choices." in (
-        response.content.decode()
-    )
+    form = form_of(response.content.decode(), f"form-m{wat.pk}-perks")
+    assert "Select a valid choice. flying is not one of the available choices." in form
     wat.refresh_from_db()
     assert wat.data["perks"] == ["marksman"]
 
@@ -257,6 +328,12 @@ def test_party_leader_is_one_click_and_moves(owner_client, party):
     a.refresh_from_db()
     assert a.data["leader"] is True
     assert "gf26.no_leader" not in codes(party)
+    panel = panel_of(response.content.decode())
+    assert 'data-testid="party-leader"' in panel and "Not the Party Leader" in panel
+    # The row says so too, beside the troop type and profile.
+    assert EDITOR.row(a, evaluate_gang(party).report.members[str(a.pk)])["kind"] == (
+        "Hero · Party Leader · Human Captain"
+    )
     # the Veteran takes the lead: the engine says a Veteran may not lead the party
     response = owner_client.post(member_url(party, b, "leader"))
     assert response.status_code == 302 and response["Location"].endswith(f"#member-{b.pk}")
@@ -281,7 +358,10 @@ def test_units_and_their_leader(owner_client, party):
     assert response.status_code == 200
     c.refresh_from_db()
     assert c.data["unit"] == "Shield Wall" and c.data["unit_leader"] is True
-    assert 'data-code="gf26.unit_of_one"' in response.content.decode()
+    panel = panel_of(response.content.decode())
+    assert 'data-code="gf26.unit_of_one"' in panel
+    assert 'value="Shield Wall"' in panel and "(leads it)" in panel
+    assert 'hx-trigger="change, submit"' in form_of(panel, f"form-m{c.pk}-unit")
     owner_client.post(member_url(party, b, "unit"), {f"m{b.pk}-unit-unit": "shield wall"})
     # a Regular leading a Veteran: the engine says so
     assert "gf26.unit_leader_outranked" in codes(party)
@@ -300,7 +380,9 @@ def test_units_and_their_leader(owner_client, party):
         member_url(party, a, "unit"), {f"m{a.pk}-unit-unit": "x" * 41}, **HX
     )
     assert response.status_code == 200
-    assert "Ensure this value has at most 40 characters" in response.content.decode()
+    form = form_of(response.content.decode(), f"form-m{a.pk}-unit")
+    assert "Ensure this value has at most 40 characters" in form
+    assert 'value="' + "x" * 41 + '"' in form  # what was typed stays
     a.refresh_from_db()
     assert a.data["unit"] == ""
     assert_roster_ok(party)
@@ -316,17 +398,27 @@ def test_buy_and_drop_equipment(owner_client, party):
     wat.refresh_from_db()
     assert wat.data["equipment"] == [{"name": "Sword", "points": 5, "notes": "hand weapon"}]
     assert evaluate_gang(party).report.total == 45 + 5
-    assert "50 pts" in response.content.decode()
+    html = response.content.decode()
+    assert 'data-testid="member-cost">50<' in html  # on the row
+    panel = panel_of(html)
+    bought = panel[panel.index(f'id="gf26-bought-{wat.pk}-0"') :]
+    assert bought[: bought.index("</li>")].startswith(f'id="gf26-bought-{wat.pk}-0">')
+    assert "Sword" in bought[: bought.index("</li>")]
+    assert "Comes with:</span> Bow (10)" in panel
+    # The select is back at its prompt, ready for the next piece.
+    buy = form_of(panel, f"form-m{wat.pk}-add_equipment")
+    assert 'hx-trigger="change, submit"' in buy and "selected" not in buy.split("</option>")[1]
     bad = owner_client.post(
         member_url(party, wat, "add_equipment"), {f"m{wat.pk}-add_equipment-item": "999999"}, **HX
     )
-    assert bad.status_code == 200 and "Select a valid choice" in bad.content.decode()
+    assert bad.status_code == 200
+    assert "Select a valid choice" in form_of(bad.content.decode(), f"form-m{wat.pk}-add_equipment")
     assert_roster_ok(party)
     bad = owner_client.post(
         member_url(party, wat, "remove_equipment"), {f"m{wat.pk}-remove_equipment-index": "3"}, **HX
     )
     assert bad.status_code == 200
-    assert "That equipment is gone already" in bad.content.decode()
+    assert "That equipment is gone already" in panel_of(bad.content.decode())
     response = owner_client.post(
         member_url(party, wat, "remove_equipment"), {f"m{wat.pk}-remove_equipment-index": "0"}
     )
@@ -344,11 +436,14 @@ def test_rename(owner_client, party):
     assert response.status_code == 200
     wat.refresh_from_db()
     assert wat.name == "Watkin"
+    html = response.content.decode()
+    assert 'data-member-name="Watkin"' in html
+    assert 'value="Watkin"' in form_of(html, f"form-m{wat.pk}-rename")
     response = owner_client.post(
         member_url(party, wat, "rename"), {f"m{wat.pk}-rename-name": ""}, **HX
     )
     assert response.status_code == 200
-    assert "This field is required." in response.content.decode()
+    assert "This field is required." in form_of(response.content.decode(), f"form-m{wat.pk}-rename")
     wat.refresh_from_db()
     assert wat.name == "Watkin"
 
@@ -358,6 +453,7 @@ def test_remove(owner_client, party):
     response = owner_client.post(member_url(party, wat, "remove"), **HX)
     assert response.status_code == 200
     assert not party.members.exists()
+    assert panel_of(response.content.decode()) == ""  # a removed model's panel closes
     wat = add(owner_client, party, "Wat", "Human Bowman")
     response = owner_client.post(member_url(party, wat, "remove"))
     assert response.status_code == 302
@@ -399,11 +495,15 @@ def test_edit_the_members_own_profile(owner_client, party):
         profile_post(prefix, profile_name="Ogre", equipment="Club | cheap", mov="-1"),
         **HX,
     )
-    html = response.content.decode()
+    html = form_of(response.content.decode(), f"form-m{wat.pk}-edit_profile")
     assert response.status_code == 200
     assert "Line 1: the points (“cheap”) must be a whole number." in html
     assert "Ensure this value is greater than or equal to 0." in html
     assert "Club | cheap" in html  # the player's input is kept
+    assert 'hx-trigger="change, submit"' in html
+    assert f'id="profile-{wat.pk}" class="panel-section gf26-profile" open' in (
+        response.content.decode()
+    )
     wat.refresh_from_db()
     assert wat.data["profile"]["name"] == "Ogre Bowman"
     owner_client.post(
@@ -411,6 +511,102 @@ def test_edit_the_members_own_profile(owner_client, party):
     )
     assert "gf26.attribute_out_of_range" in codes(party)
     assert_roster_ok(party)
+
+
+# --------------------------------------------------------------------------- the panel
+
+
+def test_only_the_open_models_panel_is_drawn(owner_client, party):
+    a = add(owner_client, party, "Aldric", "Human Captain")
+    b = add(owner_client, party, "Wat", "Human Bowman")
+    closed = owner_client.get(page_url(party)).content.decode()
+    assert panel_of(closed) == ""
+    assert f"form-m{a.pk}-" not in closed and f"form-m{b.pk}-" not in closed
+    html = owner_client.get(page_url(party, b)).content.decode()
+    panel = panel_of(html)
+    assert 'data-member-name="Wat"' in html and 'data-member-name="Aldric"' in html
+    assert f"form-m{b.pk}-perks" in panel and f"form-m{a.pk}-" not in html
+    # The figures come first: the nine attributes, after perks.
+    assert panel.index('class="gf26-stats"') < panel.index(f"form-m{b.pk}-rename")
+    assert re.findall(r"<dt>(\w+)</dt>", panel)[:9] == [
+        "MOV", "ATT", "MRK", "DEF", "IV", "WP", "ARM", "EN", "DAM",
+    ]  # fmt: skip
+
+
+def test_the_perks_are_drawn_once_with_their_rule_and_applied_as_ticked(owner_client, party):
+    wat = add(owner_client, party, "Wat", "Human Bowman")
+    add(owner_client, party, "Bors", "Human Veteran")
+    html = owner_client.get(page_url(party, wat)).content.decode()
+    form = form_of(html, f"form-m{wat.pk}-perks")
+    assert form.count('type="checkbox"') == 23
+    # Each perk with its rule, without the flavour text, once on the page.
+    assert html.count("This model&#x27;s Movement (MOV) is increased by 1.") == 1
+    assert "You were built for speed" not in html
+    assert "This model is immune to the effects of Fear." in form
+    assert 'hx-trigger="change, submit"' in form
+    assert re.search(r'class="small js-hide" data-testid="perks"', form)  # no Save with JS
+    assert re.search(r'data-testid="perk-count">\s*0 of 1', html)
+    perks(owner_client, party, wat, "marksman", "fearless")
+    html = owner_client.get(page_url(party, wat)).content.decode()
+    assert 'data-testid="perk-names">Marksman, Fearless<' in html
+    assert re.search(r'value="marksman"[^>]*checked', html)
+    # The stat perk shows on the stat line, marked as raised.
+    assert re.search(r'class="raised"[^>]*><dt>MRK</dt><dd>4</dd>', panel_of(html))
+
+
+def test_every_control_in_the_panel_is_live_and_has_a_stable_id(owner_client, party):
+    wat = add(owner_client, party, "Wat", "Human Bowman")
+    sword = Item.objects.get(system="gf26", category="equipment", name="Sword", owner=None)
+    owner_client.post(
+        member_url(party, wat, "add_equipment"), {f"m{wat.pk}-add_equipment-item": sword.pk}
+    )
+    html = owner_client.get(page_url(party, wat)).content.decode()
+    panel = panel_of(html)
+    for action in ("rename", "unit", "perks", "add_equipment", "edit_profile"):
+        form = form_of(panel, f"form-m{wat.pk}-{action}")
+        assert 'hx-trigger="change, submit"' in form, action
+        assert re.search(r'<button type="submit"[^>]*js-hide', form), action
+    for action in ("leader", "remove"):
+        button = form_of(panel, f"form-m{wat.pk}-{action}")
+        assert "js-hide" not in button, action
+    party_area = html[html.index('id="gf26-party"') : html.index('id="gf26-units"')]
+    controls = re.findall(r"<(?:input|select|textarea|button)\b[^>]*>", panel + party_area)
+    assert len(controls) > 40
+    for control in controls:
+        assert 'type="hidden"' in control or " id=" in control, control
+
+
+def test_the_row_shows_the_type_profile_and_key_stats(owner_client, party):
+    wat = add(owner_client, party, "Wat", "Human Bowman")
+    owner_client.post(
+        member_url(party, wat, "unit"),
+        {f"m{wat.pk}-unit-unit": "Archers", f"m{wat.pk}-unit-unit_leader": "on"},
+    )
+    figures = evaluate_gang(party).report.members[str(wat.pk)]
+    row = EDITOR.row(wat, figures)
+    assert row["kind"] == "Regular · Unit Archers · Human Bowman"
+    assert [label for label, _ in row["stats"]] == ["MOV", "ATT", "MRK", "DEF", "EN"]
+    html = owner_client.get(page_url(party)).content.decode()
+    assert "Regular · Unit Archers · Human Bowman" in html
+
+
+def test_nothing_to_fix_says_what_is_true_about_points(owner_client, owner, party):
+    legal_party(owner_client, party)
+    evaluated = evaluate_gang(party)
+    assert EDITOR.all_good(evaluated) == (
+        "Nothing to fix: the gang is legal. 270 of the 500 points are left to spend."
+    )
+    party.limit = 230
+    party.save(update_fields=["limit"])
+    assert EDITOR.all_good(evaluate_gang(party)) == (
+        "Nothing to fix: the gang is legal. Every one of the 230 points is spent."
+    )
+    party.limit = 231
+    party.save(update_fields=["limit"])
+    assert EDITOR.all_good(evaluate_gang(party)).endswith("1 of the 231 points is left to spend.")
+    party.limit = None
+    party.save(update_fields=["limit"])
+    assert EDITOR.all_good(evaluate_gang(party)) == "Nothing to fix: the gang is legal."
 
 
 # --------------------------------------------------------------------------- access
@@ -463,7 +659,7 @@ def test_a_profile_in_a_pack_and_a_member_from_it(owner_client, owner, content):
     assert item.stats["troop_type"] == "hero" and item.stats["def"] == 3
     gang = create_gang(owner, system="gf26", name="Hold", limit=1000)
     html = owner_client.get(reverse("gang_detail", args=[gang.pk])).content.decode()
-    assert "Dwarf Thane (Hero, 80 pts) · Dwarf holds" in html
+    assert "Dwarf Thane (Hero) · 92 pts · Dwarf holds" in html  # 80 + its kit, 12
     response = owner_client.post(
         gang_url(gang, "add_member"), {"add_member-profile": item.pk, "add_member-name": "Thrain"}
     )
@@ -506,8 +702,8 @@ def test_equipment_entries_in_a_pack(owner_client, owner, content):
         gang_url(gang, "add_member"), {"add_member-profile": profile("Human Captain").pk}
     )
     member = gang.members.get()
-    html = owner_client.get(reverse("gang_detail", args=[gang.pk])).content.decode()
-    assert "Rune axe (12 pts) · Dwarf holds" in html
+    html = owner_client.get(page_url(gang, member)).content.decode()
+    assert "Rune axe (12 pts) · Dwarf holds" in panel_of(html)
     owner_client.post(
         member_url(gang, member, "add_equipment"), {f"m{member.pk}-add_equipment-item": item.pk}
     )
@@ -560,7 +756,7 @@ def test_pack_entries_show_in_the_pack_the_library_and_edit_back(owner_client, c
     owner_client.post(url, {"name": "Dwarf Thane", **profile_post(troop_type="hero")})
     item = pack.items.get(name="Dwarf Thane")
     detail = owner_client.get(reverse("pack_detail", args=[pack.pk])).content.decode()
-    assert "Dwarf Thane" in detail and "Hero, Large, 80 pts" in detail
+    assert "Dwarf Thane" in detail and "Hero, Large, 92 pts with its kit (profile 80)" in detail
     library = owner_client.get(reverse("library", args=["gf26"])).content.decode()
     assert "Human Captain" in library
     edit = owner_client.get(reverse("entry_update", args=[item.pk])).content.decode()

@@ -6,18 +6,28 @@ Leader flag, its unit and unit-leader flag, and equipment bought on top of the p
 own. Content kinds: profiles and equipment. The engine says what is legal; the forms only
 refuse what it could not read (unknown perks, troop types, sizes, numbers that are not
 numbers).
+
+The page: picking a profile adds a model named after it and opens it (each profile priced
+with its kit); the limit presets are one tap. In the open model's panel every control
+applies as it changes: name, unit, perks (each with its rule), equipment bought, and the
+numbers of its own profile; Party Leader and Remove are buttons.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import jsonschema
 from django import forms
+from django.utils.translation import gettext as gettext_now
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from builder import services
 from builder.editors.base import ActionContext, ActionForm, Catalogue, Editor, EntryForm, mark
 from builder.models import Gang, Item, Member
+from rules.base import as_int
 from rules.systems import gf26
 
 ATTRIBUTES = gf26.ATTRIBUTES
@@ -29,8 +39,8 @@ SETTING_CHOICES = [("", "—")] + [
 ]
 PERK_CHOICES = [(p["id"], p["name"]) for p in gf26.PERKS.values()]
 LIMIT_PRESETS = (
-    (gf26.CAMPAIGN_LIMIT, "campaign"),
-    (gf26.PICKUP_LIMIT, "pickup / tournament"),
+    (gf26.CAMPAIGN_LIMIT, _("campaign")),
+    (gf26.PICKUP_LIMIT, _("pickup")),
 )
 MAX_ATTRIBUTE = 30
 MAX_POINTS = 10_000
@@ -98,6 +108,21 @@ def equipment_lines(entries: Any) -> str:
     return "\n".join(lines)
 
 
+def _entries(value: Any) -> list[dict[str, Any]]:
+    """Equipment entries as stored (a list of dicts), whatever the stored value is."""
+    return [e for e in value if isinstance(e, dict)] if isinstance(value, list) else []
+
+
+def kit_points(stats: dict[str, Any]) -> int:
+    """What the profile's own equipment costs (as the engine counts it: negatives as 0)."""
+    return sum(max(0, as_int(e.get("points")) or 0) for e in _entries(stats.get("equipment")))
+
+
+def profile_price(stats: dict[str, Any]) -> int:
+    """What a model bought as this profile costs: the profile's points plus its kit's."""
+    return max(0, as_int(stats.get("points")) or 0) + kit_points(stats)
+
+
 def describe_profile(stats: dict[str, Any]) -> str:
     troop = gf26.TROOP_TYPES.get(stats.get("troop_type", ""), {}).get("name", "?")
     size = gf26.SIZES.get(stats.get("size", ""), {}).get("name", "?")
@@ -105,9 +130,38 @@ def describe_profile(stats: dict[str, Any]) -> str:
     kit = ", ".join(
         f"{e.get('name', '?')} ({e.get('points', 0)})" for e in stats.get("equipment", [])
     )
-    return f"{troop}, {size}, {stats.get('points', '?')} pts · {line}" + (
-        f" · {kit}" if kit else ""
+    if kit:
+        price = gettext_now("%(price)s pts with its kit (profile %(points)s)") % {
+            "price": profile_price(stats),
+            "points": stats.get("points", "?"),
+        }
+        return f"{troop}, {size}, {price} · {line} · {kit}"
+    return f"{troop}, {size}, {stats.get('points', '?')} pts · {line}"
+
+
+def profile_line(stats: dict[str, Any]) -> str:
+    """Size, the nine attributes and the kit: a profile in the party's list of profiles."""
+    size = gf26.SIZES.get(stats.get("size", ""), {}).get("name", "?")
+    line = " ".join(f"{LABELS[a]} {stats.get(a, '?')}" for a in ATTRIBUTES)
+    kit = ", ".join(
+        f"{e.get('name', '?')} ({e.get('points', 0)})" for e in _entries(stats.get("equipment"))
     )
+    return " · ".join(part for part in (size, line, kit) if part)
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def perk_rule(perk: dict[str, Any]) -> str:
+    """A perk's rule without its flavour: from the first sentence about "this model"."""
+    sentences = _SENTENCE_END.split(perk.get("text", ""))
+    for i, sentence in enumerate(sentences):
+        if "this model" in sentence.lower():
+            return " ".join(sentences[i:])
+    return perk.get("text", "")
+
+
+PERK_RULES = {p["id"]: perk_rule(p) for p in gf26.PERKS.values()}
 
 
 # --------------------------------------------------------------------------- the profile fields
@@ -254,34 +308,59 @@ def _save(ctx: ActionContext, data: dict[str, Any], *, name: str | None = None) 
     member.save(update_fields=fields)
 
 
+def _troop_name(stats: dict[str, Any]) -> str:
+    return gf26.TROOP_TYPES.get(stats.get("troop_type", ""), {}).get("name", "?")
+
+
 def _profile_label(item: Item) -> str:
-    troop = gf26.TROOP_TYPES.get(item.stats.get("troop_type", ""), {}).get("name", "?")
-    return f"{item.name} ({troop}, {item.stats.get('points', '?')} pts)"
+    """“Human Captain (Hero) · 120 pts”: what the model will cost, with its kit."""
+    return gettext_now("%(name)s (%(troop)s) · %(price)s pts") % {
+        "name": item.name,
+        "troop": _troop_name(item.stats),
+        "price": profile_price(item.stats),
+    }
 
 
 def _equipment_label(item: Item) -> str:
-    return f"{item.name} ({item.stats.get('points', '?')} pts)"
+    return gettext_now("%(name)s (%(points)s pts)") % {
+        "name": item.name,
+        "points": item.stats.get("points", "?"),
+    }
+
+
+def _free_name(taken: set[str], name: str) -> str:
+    """``name``, or “name 2”, “name 3”... if a model of the party is called that already."""
+    taken = {t.casefold() for t in taken}
+    if name.casefold() not in taken:
+        return name
+    n = 2
+    while f"{name} {n}".casefold() in taken:
+        n += 1
+    return f"{name} {n}"
 
 
 # --------------------------------------------------------------------------- gang actions
 
 
 class AddMemberForm(ActionForm):
-    label = "Add to the party"
+    """Pick a profile: a model named after it joins the party (and opens, to rename)."""
 
-    profile = forms.ChoiceField(label="Profile")
-    name = forms.CharField(
-        max_length=100, required=False, help_text="Leave empty to use the profile's name."
-    )
+    label = _("Add")
+    live = True
+
+    profile = forms.ChoiceField(label=_("Add a model"))
+    #: Not on the page (the model is named after its profile, renamed in its panel); a
+    #: plain post may still give one.
+    name = forms.CharField(max_length=100, required=False)
 
     def setup(self) -> None:
         profiles = self.catalogue.choices(Item.Category.PROFILE, _profile_label)
-        self.fields["profile"].choices = [("", "Choose a profile…"), *profiles]
+        self.fields["profile"].choices = [("", gettext_now("Choose a profile…")), *profiles]
 
     def clean_profile(self) -> Item:
         item = self.catalogue.get(self.cleaned_data["profile"], Item.Category.PROFILE)
         if item is None:
-            raise forms.ValidationError("Choose a profile from the list.")
+            raise forms.ValidationError(_("Choose a profile from the list."))
         return item
 
     def apply(self, ctx: ActionContext) -> None:
@@ -296,7 +375,9 @@ class AddMemberForm(ActionForm):
             "unit_leader": False,
             "equipment": [],
         }
-        name = self.cleaned_data["name"].strip() or item.name
+        name = self.cleaned_data["name"].strip()
+        if not name:
+            name = _free_name(set(ctx.gang.members.values_list("name", flat=True)), item.name)
         member = services.append_member(ctx.gang, name=name, data=data)
         ctx.opened = member
 
@@ -304,7 +385,7 @@ class AddMemberForm(ActionForm):
 class SetLimitForm(ActionForm):
     """One tap: the usual limits (500 to start a campaign, 1000 for pickup games)."""
 
-    label = "Set the limit"
+    label = _("Set the limit")
 
     limit = forms.TypedChoiceField(
         choices=[(n, f"{n} ({what})") for n, what in LIMIT_PRESETS], coerce=int
@@ -318,10 +399,13 @@ class SetLimitForm(ActionForm):
 
 
 class SetSettingForm(ActionForm):
-    label = "Set the setting"
+    label = _("Set the setting")
+    live = True
 
     setting = forms.ChoiceField(
-        choices=[("", "None given")] + [(s["id"], s["name"]) for s in gf26.SETTINGS.values()],
+        label=_("Setting"),
+        choices=[("", _("None given"))]
+        + [(s["id"], f"{s['name']} ({s['genre']})") for s in gf26.SETTINGS.values()],
         required=False,
     )
 
@@ -344,9 +428,10 @@ class SetSettingForm(ActionForm):
 
 
 class RenameForm(ActionForm):
-    label = "Rename"
+    label = _("Rename")
+    live = True
 
-    name = forms.CharField(max_length=100)
+    name = forms.CharField(max_length=100, label=_("Name"))
 
     @classmethod
     def initial_for(cls, *, gang: Gang, member: Member | None, figures: Any) -> dict[str, Any]:
@@ -358,7 +443,7 @@ class RenameForm(ActionForm):
 
 
 class RemoveForm(ActionForm):
-    label = "Remove"
+    label = _("Remove")
 
     def apply(self, ctx: ActionContext) -> None:
         ctx.member.delete()
@@ -367,9 +452,10 @@ class RemoveForm(ActionForm):
 class EditProfileForm(ActionForm, ProfileFields):
     """The member's own copy of its profile: change any number (homebrew)."""
 
-    label = "Save the profile"
+    label = _("Save the profile")
+    live = True
 
-    profile_name = forms.CharField(max_length=80, label="Profile name")
+    profile_name = forms.CharField(max_length=80, label=_("Profile name"))
     field_order = ["profile_name"]
 
     def head_fields(self) -> list[forms.BoundField]:
@@ -400,7 +486,10 @@ class EditProfileForm(ActionForm, ProfileFields):
 
 
 class PerksForm(ActionForm):
-    label = "Save perks"
+    """The model's perks: a box each, applied as it is ticked."""
+
+    label = _("Save perks")
+    live = True
 
     perks = forms.MultipleChoiceField(
         choices=PERK_CHOICES, required=False, widget=forms.CheckboxSelectMultiple
@@ -410,17 +499,21 @@ class PerksForm(ActionForm):
     def initial_for(cls, *, gang: Gang, member: Member | None, figures: Any) -> dict[str, Any]:
         return {"perks": list(getattr(figures, "perk_ids", []))}
 
+    def boxes(self) -> list[tuple[Any, str]]:
+        """Each perk's checkbox with its rule (without the flavour text)."""
+        return [(box, PERK_RULES.get(box.data["value"], "")) for box in self["perks"]]
+
     def apply(self, ctx: ActionContext) -> None:
         chosen = set(self.cleaned_data["perks"])
         data = _data(ctx.member)
-        data["perks"] = [pid for pid, _ in PERK_CHOICES if pid in chosen]
+        data["perks"] = [pid for pid, _name in PERK_CHOICES if pid in chosen]
         _save(ctx, data)
 
 
 class LeaderForm(ActionForm):
     """One click: this model is the Party Leader (the others are not); again to clear."""
 
-    label = "Make Party Leader"
+    label = _("Make Party Leader")
 
     def apply(self, ctx: ActionContext) -> None:
         data = _data(ctx.member)
@@ -437,12 +530,16 @@ class LeaderForm(ActionForm):
 class UnitForm(ActionForm):
     """Put the model in a unit (by name) and say whether it leads it."""
 
-    label = "Save unit"
+    label = _("Save unit")
+    live = True
 
     unit = forms.CharField(
-        max_length=40, required=False, help_text="Models with the same unit name act together."
+        max_length=40,
+        required=False,
+        label=_("Unit"),
+        help_text=_("Models with the same unit name act together."),
     )
-    unit_leader = forms.BooleanField(required=False, label="Leads the unit")
+    unit_leader = forms.BooleanField(required=False, label=_("Leads the unit"))
 
     @classmethod
     def initial_for(cls, *, gang: Gang, member: Member | None, figures: Any) -> dict[str, Any]:
@@ -478,18 +575,21 @@ class UnitForm(ActionForm):
 
 
 class AddEquipmentForm(ActionForm):
-    label = "Buy"
+    """Buy a piece of equipment on top of the profile's own: applied as it is picked."""
 
-    item = forms.ChoiceField(label="Equipment")
+    label = _("Buy")
+    live = True
+
+    item = forms.ChoiceField(label=_("Buy equipment"))
 
     def setup(self) -> None:
         kit = self.catalogue.choices(Item.Category.EQUIPMENT, _equipment_label)
-        self.fields["item"].choices = [("", "Buy equipment…"), *kit]
+        self.fields["item"].choices = [("", gettext_now("Buy equipment…")), *kit]
 
     def clean_item(self) -> Item:
         item = self.catalogue.get(self.cleaned_data["item"], Item.Category.EQUIPMENT)
         if item is None:
-            raise forms.ValidationError("Choose a piece of equipment from the list.")
+            raise forms.ValidationError(_("Choose a piece of equipment from the list."))
         return item
 
     def apply(self, ctx: ActionContext) -> None:
@@ -503,7 +603,7 @@ class AddEquipmentForm(ActionForm):
 
 
 class RemoveEquipmentForm(ActionForm):
-    label = "Drop"
+    label = _("Drop")
 
     index = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
 
@@ -511,7 +611,7 @@ class RemoveEquipmentForm(ActionForm):
         index = self.cleaned_data["index"]
         bought = _data(self.member).get("equipment") or []
         if index >= len(bought):
-            raise forms.ValidationError("That equipment is gone already: reload the page.")
+            raise forms.ValidationError(_("That equipment is gone already: reload the page."))
         return index
 
     def apply(self, ctx: ActionContext) -> None:
@@ -529,28 +629,72 @@ class RemoveEquipmentForm(ActionForm):
 
 class Gf26Editor(Editor):
     system_id = "gf26"
-    template = "builder/gf26/_editor.html"
+    gang_template = "builder/gf26/_gang.html"
+    panel_template = "builder/gf26/_panel.html"
+    key_stats = ("MOV", "ATT", "MRK", "DEF", "EN")
+    add_action = "add_member"
+    roster_title = _("Models")
+    empty_roster = _("No models yet: add one from a profile below.")
     gang_actions = {
         "add_member": AddMemberForm,
         "set_limit": SetLimitForm,
         "set_setting": SetSettingForm,
     }
     member_actions = {
-        "perks": PerksForm,
-        "leader": LeaderForm,
+        "rename": RenameForm,
         "unit": UnitForm,
+        "perks": PerksForm,
         "add_equipment": AddEquipmentForm,
         "remove_equipment": RemoveEquipmentForm,
-        "rename": RenameForm,
+        "leader": LeaderForm,
         "edit_profile": EditProfileForm,
         "remove": RemoveForm,
     }
     content_kinds = (ProfileForm, EquipmentForm)
 
+    def row(self, member: Member, figures: Any) -> dict[str, Any]:
+        """Troop type, Party Leader and unit when it has them, then the profile."""
+        row = super().row(member, figures)
+        parts = [figures.troop_label]
+        if figures.is_party_leader:
+            parts.append(gettext_now("Party Leader"))
+        if figures.unit:
+            parts.append(gettext_now("Unit %(unit)s") % {"unit": figures.unit})
+        if figures.profile_name:
+            parts.append(figures.profile_name)
+        row["kind"] = " · ".join(parts)
+        return row
+
+    def panel_context(self, member: Member, figures: Any) -> dict[str, Any]:
+        data = _data(member)
+        return {
+            # The nine attributes after perks, each marked when a perk raised it.
+            "stat_cells": [
+                (
+                    LABELS[a],
+                    figures.attributes[a],
+                    figures.attributes[a] != figures.base_attributes[a],
+                )
+                for a in ATTRIBUTES
+            ],
+            "kit": _entries(data["profile"].get("equipment")),
+            # With each its place in the stored list, which "Drop" posts.
+            "bought": [
+                (i, e) for i, e in enumerate(data.get("equipment") or []) if isinstance(e, dict)
+            ],
+            "perk_names": ", ".join(p["name"] for p in figures.perks),
+        }
+
     def extra_context(self, evaluated: Any, catalogue: Catalogue) -> dict[str, Any]:
         units = sorted({u["name"] for u in evaluated.report.gang.get("units", [])}, key=str.lower)
         profiles = [
-            {"item": i, "mark": mark(i), "line": describe_profile(i.stats)}
+            {
+                "item": i,
+                "mark": mark(i),
+                "troop": _troop_name(i.stats),
+                "price": profile_price(i.stats),
+                "line": profile_line(i.stats),
+            }
             for i in catalogue.of(Item.Category.PROFILE)
         ]
         return {
@@ -558,6 +702,24 @@ class Gf26Editor(Editor):
             "gf26_profiles": profiles,
             "gf26_limit_presets": LIMIT_PRESETS,
         }
+
+    def all_good(self, evaluated: Any) -> str:
+        report = evaluated.report
+        legal = gettext_now("Nothing to fix: the gang is legal.")
+        if report.limit is None:
+            return legal
+        left = report.limit - report.total
+        if left > 0:
+            more = ngettext(
+                "%(left)s of the %(limit)s points is left to spend.",
+                "%(left)s of the %(limit)s points are left to spend.",
+                left,
+            ) % {"left": left, "limit": report.limit}
+        else:
+            more = gettext_now("Every one of the %(limit)s points is spent.") % {
+                "limit": report.limit
+            }
+        return f"{legal} {more}"
 
     def builtin_content(self) -> list[dict[str, Any]]:
         entries: list[dict[str, Any]] = []

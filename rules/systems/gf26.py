@@ -344,6 +344,19 @@ class MemberReport:
         return max(0, self.profile_points) + sum(max(0, e.points) for e in self.equipment)
 
     @property
+    def called(self) -> str:
+        """How messages and pages name the model: its name, else its place in the party."""
+        return self.name or f"unnamed model {self.position}"
+
+    @property
+    def perk_labels(self) -> list[str]:
+        """The perks as written, each known one by its name ("Fast", not "fast")."""
+        return [
+            PERKS[pid]["name"] if pid in PERKS else raw
+            for pid, raw in zip(self.perk_entries, self.perk_names, strict=True)
+        ]
+
+    @property
     def perk_ids(self) -> list[str]:
         return [p["id"] for p in self.perks]
 
@@ -597,11 +610,11 @@ def _situational_notes(m: MemberReport) -> list[str]:
 
 
 def _unit_entry(m: MemberReport, unit: dict[str, Any], by_key: dict[str, MemberReport]) -> Entry:
-    others = [by_key[k].name or k for k in unit["members"] if k != m.key]
+    others = [by_key[k].called for k in unit["members"] if k != m.key]
     leader = by_key.get(unit["leader"])
     led = "This model leads it. " if m.leads_unit else ""
     if leader is not None and not m.leads_unit:
-        led = f"Led by {leader.name or leader.key}. "
+        led = f"Led by {leader.called}. "
     return Entry(
         f"Unit {unit['name']}",
         (f"With {_list(others)}. " if others else "Alone in its unit. ")
@@ -715,7 +728,7 @@ class Gf26:
             facts.insert(0, ("Setting", f"{setting['name']} ({setting['genre']})"))
         by_key = {m.key: m for m in members}
         for u in units:
-            names = ", ".join(by_key[k].name or k for k in u["members"])
+            names = ", ".join(by_key[k].called for k in u["members"])
             facts.append((f"Unit {u['name']}", f"{names}: {u['action_points']} AP"))
         return Report(
             system=self.id,
@@ -847,7 +860,7 @@ class Gf26:
                 add(
                     "gf26.too_many_perks",
                     f"A {label} has exactly {_plural(allowed, 'perk')} but this model has "
-                    f"{taken} ({', '.join(m.perk_names)}): remove "
+                    f"{taken} ({', '.join(m.perk_labels)}): remove "
                     f"{_plural(taken - allowed, 'perk')}.",
                 )
             elif taken < allowed:
@@ -923,7 +936,7 @@ class Gf26:
                     Finding(
                         "gf26.too_many_unit_leaders",
                         _SEVERITY["gf26.too_many_unit_leaders"],
-                        f"Unit {name} already has a leader ({flagged[0].name or flagged[0].key})"
+                        f"Unit {name} already has a leader ({flagged[0].called})"
                         f": clear this model's unit-leader flag.",
                         member=extra.key,
                     )
@@ -1010,7 +1023,7 @@ class Gf26:
 
         flagged = [m for m in members if m.leader]
         if not flagged:
-            who = _list([h.name or h.key for h in heroes])
+            who = _list([h.called for h in heroes])
             add(
                 "gf26.no_leader",
                 "No model is the Party Leader: mark one Hero"
@@ -1023,7 +1036,7 @@ class Gf26:
             add(
                 "gf26.too_many_leaders",
                 f"{extra.name or 'This model'} is a second Party Leader; a party has exactly "
-                f"one ({flagged[0].name or flagged[0].key}): clear this model's leader flag.",
+                f"one ({flagged[0].called}): clear this model's leader flag.",
                 member=extra.key,
             )
         for m in flagged:
@@ -1188,8 +1201,8 @@ class Gf26:
             "units": [
                 {
                     "name": u["name"],
-                    "leader": by_key[u["leader"]].name or u["leader"],
-                    "members": [by_key[k].name or k for k in u["members"]],
+                    "leader": by_key[u["leader"]].called,
+                    "members": [by_key[k].called for k in u["members"]],
                     "models": len(u["members"]),
                     "action_points": u["action_points"],
                 }

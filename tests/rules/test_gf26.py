@@ -405,6 +405,23 @@ def test_a_second_party_leader_is_flagged_not_the_first():
     assert evaluate(roster).gang["leader"] == "1"
 
 
+def test_an_unnamed_model_is_named_by_its_place_never_by_its_key():
+    """Issue 14: findings never show internal keys; the roster numbers its models."""
+    roster = party(
+        hero("k-17", name="", leader=True),
+        hero("k-18", name="Bren", leader=True),
+        model("k-19", "veteran", name="", unit="Alpha"),
+        model("k-20", "veteran", name="Cole", unit="Alpha", unit_leader=True),
+        model("k-21", "regular", name="Dan", unit="Alpha", unit_leader=True),
+    )
+    report = evaluate(roster)
+    second = assert_flags(report, "gf26.too_many_leaders", ERROR, "k-18")
+    assert "(unnamed model 1)" in second.message and "k-17" not in second.message
+    assert not any("k-" in f.message for f in report.findings), report.findings
+    sheet = SYSTEM.print_sheet(roster, report)
+    assert sheet["units"][0]["members"] == ["unnamed model 3", "Cole", "Dan"]
+
+
 def test_each_extra_party_leader_is_flagged():
     roster = with_extra(legal_party(), hero("6", leader=True), hero("7", leader=True))
     found = [f for f in evaluate(roster).findings if f.code == "gf26.too_many_leaders"]
@@ -469,6 +486,14 @@ def test_a_regular_with_two_perks_is_an_error():
     finding = assert_flags(evaluate(roster), "gf26.too_many_perks", ERROR, "6")
     assert "Regular" in finding.message and "1 perk" in finding.message
     assert "remove 1 perk" in finding.message
+
+
+def test_too_many_perks_names_the_perks_not_their_ids():
+    """Issue 14: "Fast, Marksman", never "fast, marksman"; a perk not in the book as written."""
+    roster = with_extra(legal_party(), model("6", "regular", ["fast", "marksman", "Flying"]))
+    finding = assert_flags(evaluate(roster), "gf26.too_many_perks", ERROR, "6")
+    assert "(Fast, Marksman, Flying)" in finding.message
+    assert "fast" not in finding.message and "marksman" not in finding.message
 
 
 @pytest.mark.parametrize("troop_type, count", PERK_COUNT.items())
