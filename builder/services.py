@@ -250,7 +250,7 @@ def import_gang(owner, roster: Mapping[str, Any]) -> Gang:
     gang = Gang.objects.create(
         owner=owner,
         system=system.id,
-        name=roster["name"].strip() or IMPORTED_NAME,
+        name=free_name(owner, roster["name"].strip() or IMPORTED_NAME),
         limit=roster.get("limit"),
         data=dict(roster.get("gang") or {}),
     )
@@ -285,6 +285,20 @@ def import_gang(owner, roster: Mapping[str, Any]) -> Gang:
         ]
     )
     return gang
+
+
+def free_name(owner, name: str) -> str:
+    """``name``, or when the owner has a gang called that already, "name (2)", "name (3)"…"""
+    taken = set(
+        Gang.objects.filter(owner=owner, name__istartswith=name[:90]).values_list("name", flat=True)
+    )
+    taken = {t.casefold() for t in taken}
+    if name.casefold() not in taken:
+        return name
+    n = 2
+    while f"{name[:90]} ({n})".casefold() in taken:
+        n += 1
+    return f"{name[:90]} ({n})"
 
 
 def _catalogue_item(

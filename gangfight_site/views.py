@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods
 
 from builder.forms import browser_systems
 from rules import all_systems
+from rules.base import cite
 from rules.roster import roster_schema
 
 
@@ -26,7 +27,10 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def rules_page(request: HttpRequest) -> HttpResponse:
-    return render(request, "rules.html", {"systems": all_systems()})
+    systems = [
+        {"system": s, "rules": [(r, cite(s, r.source)) for r in s.rules]} for s in all_systems()
+    ]
+    return render(request, "rules.html", {"systems": systems})
 
 
 @cache

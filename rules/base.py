@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -81,6 +82,15 @@ class Report:
 
 
 DATA_DIR = Path(__file__).parent / "data"
+_SEED = re.compile(r"\bseed \d{3}\b")
+
+
+def cite(system: Any, source: str) -> str:
+    """A rule's source as a player reads it: the book's name, not our seed file's number
+    ("seed 002, p. 12" is "the Blackwater Gulch v1.1.2 rulebook, p. 12"). A system may name
+    its book with ``book``; otherwise it is the rulebook of the system's name."""
+    book = getattr(system, "book", "") or f"the {system.name} rulebook"
+    return _SEED.sub(book, source)
 
 
 def load_content(system_id: str) -> dict[str, Any]:

@@ -5,6 +5,7 @@ Run ``python -m rules.docs > docs/rules.md``; a test fails when the file is out 
 
 from __future__ import annotations
 
+from rules.base import cite
 from rules.registry import all_systems
 
 HEADER = """# Rule codes
@@ -33,7 +34,7 @@ def rules_markdown() -> str:
         for rule in system.rules:
             lines.append(
                 f"| `{rule.code}` | {rule.severity} | {_cell(rule.summary)} | "
-                f"{_cell(rule.source)} |"
+                f"{_cell(cite(system, rule.source))} |"
             )
         decisions = [r for r in system.rules if r.decision]
         notes = list(getattr(system, "decisions", ()))

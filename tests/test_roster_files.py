@@ -243,8 +243,16 @@ def test_export_import_export_gives_the_same_file(owner_client, owner, gang):
     imported = Gang.objects.exclude(pk=gang.pk).get(owner=owner)
     assert response.status_code == 302
     assert response["Location"] == reverse("gang_detail", args=[imported.pk])
+    # The name is taken (the gang it came from is still there): the import is "(2)".
+    assert imported.name == f"{gang.name} (2)"
     second = owner_client.get(reverse("gang_export", args=[imported.pk])).content
-    assert second == first
+    assert second == first.replace(gang.name.encode(), imported.name.encode(), 1)
+    # Imported again: "(3)"; once the others are gone, the name is free again.
+    owner_client.post(reverse("gang_import"), {"file": upload(first.decode())})
+    assert owner.gangs.filter(name=f"{gang.name} (3)").exists()
+    owner.gangs.all().delete()
+    owner_client.post(reverse("gang_import"), {"file": upload(first.decode())})
+    assert owner.gangs.get().name == gang.name
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
