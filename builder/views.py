@@ -172,7 +172,10 @@ def _builder_context(
             # Parts a member's change or opening a member never changes (the Print menu,
             # the settings and packs forms unless they have errors) stay as the page has them.
             page_shown = before is not None or request.method == "GET"
-            same = start is None or start.report.findings == evaluated.report.findings
+            same = start is None or (
+                start.report.findings == evaluated.report.findings
+                and editor.all_good(start) == editor.all_good(evaluated)
+            )
             findings_shown = page_shown and same
     open_row = None
     for position, row in enumerate(rows, start=1):

@@ -1,5 +1,6 @@
 """The bwg2 (Blackwater Gulch 2nd edition) browser builder: every action through the views,
-the card library (built-in samples and pack entries), export/import round trips."""
+the card library (built-in samples and pack entries), export/import round trips, and the
+page: a compact roster, one member open, the card library drawn once."""
 
 from __future__ import annotations
 
@@ -79,8 +80,7 @@ def assert_round_trip(gang: Gang, owner) -> None:
 
 
 def legal_325(client, gang: Gang) -> list[Member]:
-    leader = add(client, gang, "Captain Nathan Reinholdt")
-    member_post(client, leader, "leader", on="True")
+    leader = add(client, gang, "Captain Nathan Reinholdt")  # the first Hero leads
     minions = [add(client, gang, "Tranquility Gunhand") for _ in range(3)]
     return [leader, *minions]
 
@@ -240,29 +240,59 @@ def test_pack_cards_are_in_the_gang_catalogue_with_their_mark(owner_client, owne
 # --------------------------------------------------------------------------- gang actions
 
 
+def page_of(client, gang: Gang, open_member: Member | None = None) -> str:
+    url = reverse("gang_detail", args=[gang.pk])
+    response = client.get(url, {"open": open_member.pk} if open_member else {})
+    assert response.status_code == 200
+    return response.text
+
+
 def test_the_builder_page_shows_the_editor(owner_client, gang):
-    page = owner_client.get(reverse("gang_detail", args=[gang.pk]))
-    assert page.status_code == 200
-    assert 'data-testid="add_card"' in page.text
-    assert 'data-testid="limit-700"' in page.text
+    page = page_of(owner_client, gang)
+    assert 'data-testid="add_card"' in page
+    assert 'data-testid="limit-700"' in page and 'data-testid="limit-325"' in page
+    # Picking a card is the whole action: the select's form posts on change.
+    assert 'id="form-add_card" class="action bwg2-live action-add_card"' in page
+    assert 'hx-trigger="change, submit"' in page
+    assert 'id="id_add_card-card"' in page and 'id="id_add_artillery-card"' in page
+    assert "pick a Hero from the card library" in page
 
 
 def test_add_card_makes_a_member_with_the_card(owner_client, owner, gang):
+    minion = add(owner_client, gang, "Tranquility Gunhand")
+    assert minion.name == "Tranquility Gunhand"
+    assert minion.data == get_editor("bwg2").system.new_member(
+        card=card("Tranquility Gunhand").roster_entry()
+    )
+    assert "bwg2.no_leader" in codes(gang)  # a Minion never leads by itself
     leader = add(owner_client, gang, "Captain Nathan Reinholdt")
     assert leader.name == "Captain Nathan Reinholdt"
-    assert leader.data == get_editor("bwg2").system.new_member(
-        card=card("Captain Nathan Reinholdt").roster_entry()
-    )
-    r = report(gang)
-    assert r.total == 150
-    assert "bwg2.no_leader" in codes(gang)
-    named = add(owner_client, gang, "Tranquility Gunhand", name="Abe")
-    assert named.name == "Abe"
+    # The first Hero of a gang without a Leader becomes its Leader: one pick, no more.
+    assert leader.data == {
+        **get_editor("bwg2").system.new_member(
+            card=card("Captain Nathan Reinholdt").roster_entry()
+        ),
+        "leader": True,
+    }
+    assert report(gang).total == 190
+    assert "bwg2.no_leader" not in codes(gang)
+    hero = add(owner_client, gang, "Marshal Eli Stone")
+    assert hero.data["leader"] is False  # the gang has its Leader
     second = add(owner_client, gang, "Tranquility Gunhand")
-    assert second.name == "Tranquility Gunhand"
+    assert second.name == "Tranquility Gunhand 2"  # named after the card, numbered
     third = add(owner_client, gang, "Tranquility Gunhand")
-    assert third.name == "Tranquility Gunhand 2"
+    assert third.name == "Tranquility Gunhand 3"
     assert_round_trip(gang, owner)
+
+
+def test_add_card_opens_the_new_member_in_the_answer(owner_client, gang):
+    first = add(owner_client, gang, "Captain Nathan Reinholdt")
+    response = gang_post(owner_client, gang, "add_card", card=card("Tranquility Gunhand").pk)
+    member = gang.members.exclude(pk=first.pk).get()
+    assert response["HX-Replace-Url"].endswith(f"?open={member.pk}")
+    assert response.text.count('data-testid="member-panel"') == 1
+    assert f'id="id_m{member.pk}-rename-name"' in response.text  # its panel, not the first's
+    assert f'id="id_m{first.pk}-rename-name"' not in response.text
 
 
 def test_add_card_plain_post_redirects_to_the_member(owner_client, gang):
@@ -276,6 +306,10 @@ def test_add_card_invalid_shows_the_error_and_saves_nothing(owner_client, gang):
     response = gang_post(owner_client, gang, "add_card", card="999999")
     assert response.status_code == 200
     assert "Select a valid choice" in response.text
+    assert 'class="bwg2-live-row has-error"' in response.text  # beside the select
+    response = gang_post(owner_client, gang, "add_card", hx=False, card="")
+    assert response.status_code == 200
+    assert "Choose a card from the library." in response.text
     artillery = card("Rustbucket Gatling").pk
     response = gang_post(owner_client, gang, "add_card", card=artillery)
     assert "Select a valid choice" in response.text
@@ -313,6 +347,9 @@ def test_add_blank_invalid(owner_client, gang):
     response = gang_post(owner_client, gang, "add_blank", kind="dragon")
     assert response.status_code == 200
     assert "Select a valid choice" in response.text
+    assert '<details class="bwg2-blank" id="bwg2-blank" open>' in response.text
+    response = gang_post(owner_client, gang, "add_blank", kind="")
+    assert "Choose which kind of blank card to add." in response.text
     assert not gang.members.exists()
 
 
@@ -321,7 +358,9 @@ def test_set_limit_presets(owner_client, gang):
     assert response.status_code == 200
     gang.refresh_from_db()
     assert gang.limit == 700
-    assert "Fame of 700" in response.text
+    assert " / 700" in response.text  # the summary bar
+    assert 'aria-pressed="true" data-testid="limit-700"' in response.text
+    assert 'aria-pressed="false" data-testid="limit-325"' in response.text
     response = gang_post(owner_client, gang, "set_limit", hx=False, value="325")
     assert response.status_code == 302
     gang.refresh_from_db()
@@ -345,16 +384,16 @@ def test_a_legal_325_gang_from_the_samples(owner_client, owner, gang):
     assert r.is_legal, [f.message for f in r.findings]
     assert r.total == 270
     assert r.gang["objectives"] == 1
-    page = owner_client.get(reverse("gang_detail", args=[gang.pk]))
-    assert 'data-testid="objectives">1<' in page.text
-    assert "Legal" in page.text
+    page = page_of(owner_client, gang)
+    assert "Objectives brought: 1" in page
+    assert "Legal" in page
+    assert "Nothing to fix: the gang is legal, 55 Fame under the limit." in page
     assert_round_trip(gang, owner)
 
 
 def test_a_legal_700_gang_from_the_samples(owner_client, owner, gang):
     gang_post(owner_client, gang, "set_limit", value="700")
     leader = add(owner_client, gang, "Captain Nathan Reinholdt")
-    member_post(owner_client, leader, "leader", on="True")
     for name in ("Gentleman Jim Doyle", "Big Ma Tully", "Dutch Van Hoek"):
         add(owner_client, gang, name)
     gunhands = [add(owner_client, gang, "Tranquility Gunhand") for _ in range(3)]
@@ -374,19 +413,29 @@ def test_a_legal_700_gang_from_the_samples(owner_client, owner, gang):
 def test_leader_is_one_click_and_moves(owner_client, owner, gang):
     first = add(owner_client, gang, "Captain Nathan Reinholdt")
     second = add(owner_client, gang, "Marshal Eli Stone")
-    response = member_post(owner_client, first, "leader", on="True")
-    assert response.status_code == 200
-    assert 'data-testid="leader-badge"' in response.text
     first.refresh_from_db()
-    assert first.data["leader"] is True
-    member_post(owner_client, second, "leader", on="True")
+    assert first.data["leader"] is True  # the first Hero
+    # A live check box in the panel: ticked on the one who leads.
+    page = page_of(owner_client, gang, first)
+    assert f'id="id_m{first.pk}-leader-on" checked' in page
+    assert '<span class="row-kind">Hero · Leader</span>' in page
+    response = member_post(owner_client, second, "leader", on="on")
+    assert response.status_code == 200
+    assert response.text.count('<span class="row-kind">Hero · Leader</span>') == 1
+    assert f'id="id_m{second.pk}-leader-on" checked' in response.text
     first.refresh_from_db()
     second.refresh_from_db()
     assert first.data["leader"] is False and second.data["leader"] is True
     assert report(gang).gang["leader"] == str(second.pk)
-    response = member_post(owner_client, second, "leader", hx=False, on="False")
+    # Unticked, the box posts nothing: no Leader.
+    response = member_post(owner_client, second, "leader", hx=False)
     assert response.status_code == 302
     assert response.url.endswith(f"#member-{second.pk}")
+    second.refresh_from_db()
+    assert second.data["leader"] is False
+    assert "bwg2.no_leader" in codes(gang)
+    member_post(owner_client, first, "leader", on="True")
+    member_post(owner_client, first, "leader", on="False")
     assert "bwg2.no_leader" in codes(gang)
     assert_round_trip(gang, owner)
 
@@ -409,7 +458,7 @@ def test_leader_invalid(owner_client, gang):
     )
     assert response.status_code == 404
     member.refresh_from_db()
-    assert member.data["leader"] is False
+    assert member.data["leader"] is True
 
 
 def test_duplicate_card_is_an_error_until_removed(owner_client, owner, gang):
@@ -434,9 +483,12 @@ def test_remove_plain_post_redirects(owner_client, gang):
 
 def test_rename(owner_client, owner, gang):
     member = add(owner_client, gang, "Town Deputy")
+    page = page_of(owner_client, gang, member)
+    assert f'id="form-m{member.pk}-rename" class="action bwg2-live' in page  # live, no Save
     response = member_post(owner_client, member, "rename", name="Deputy <Dawg>")
     assert response.status_code == 200
     assert "Deputy &lt;Dawg&gt;" in response.text
+    assert "Card: Town Deputy" in response.text
     member.refresh_from_db()
     assert member.name == "Deputy <Dawg>"
     assert member.data["card"]["name"] == "Town Deputy"
@@ -492,7 +544,9 @@ def test_edit_card_invalid_keeps_input_and_saves_nothing(owner_client, gang):
     assert "Enter a whole number" in response.text
     assert "“martians” is not a faction" in response.text
     assert 'value="lots"' in response.text
-    assert '<details class="bwg2-edit" open>' in response.text
+    assert f'<details class="panel-section bwg2-edit" id="bwg2-edit-{member.pk}" open>' in (
+        response.text
+    )
     member.refresh_from_db()
     assert member.data == before
 
@@ -664,3 +718,93 @@ def test_edit_form_reads_names_as_the_engine_does(owner_client, gang):
         "minion",
         "standard",
     )
+
+
+# --------------------------------------------------------------------------- the page
+
+
+def test_only_the_open_member_draws_its_panel(owner_client, gang):
+    leader, *minions = legal_325(owner_client, gang)
+    closed = page_of(owner_client, gang)
+    assert 'data-testid="member-panel"' not in closed
+    assert "-rename-name" not in closed and "-edit_card-" not in closed
+    assert closed.count('data-testid="member"') == 4
+    opened = page_of(owner_client, gang, minions[1])
+    assert opened.count('data-testid="member-panel"') == 1
+    assert f'id="id_m{minions[1].pk}-rename-name"' in opened
+    for other in (leader, minions[0], minions[2]):
+        assert f"m{other.pk}-" not in opened  # no form of a closed member
+    # The open minion's panel: team (live), extras (live), another copy, the card closed.
+    assert f'id="form-m{minions[1].pk}-team" class="action bwg2-live' in opened
+    assert f'id="form-m{minions[1].pk}-add_extra" class="action bwg2-live' in opened
+    assert 'data-testid="duplicate"' in opened
+    assert f'<details class="panel-section bwg2-edit" id="bwg2-edit-{minions[1].pk}">' in opened
+    # A Hero's panel has the Leader box and no "Add another" (one per gang).
+    hero = page_of(owner_client, gang, leader)
+    assert f'id="form-m{leader.pk}-leader"' in hero
+    assert 'data-testid="duplicate"' not in hero
+    assert f'id="form-m{leader.pk}-team"' not in hero
+
+
+def test_the_card_library_is_drawn_once_per_page(owner_client, gang):
+    leader = add(owner_client, gang, "Captain Nathan Reinholdt")
+    for _ in range(6):
+        add(owner_client, gang, "Tranquility Gunhand")
+    option = "Tranquility Gunhand (Outlaws Minion, 40 XP) · sample"
+    extra_option = "Snake Oil (10 Fame) · sample"
+    for opened in (None, leader):
+        page = page_of(owner_client, gang, opened)
+        assert page.count(option) == 1
+        assert page.count("Rustbucket Gatling (Outlaws Artillery") == 1
+    assert page_of(owner_client, gang).count(extra_option) == 0  # only in an open panel
+    assert page_of(owner_client, gang, leader).count(extra_option) == 1
+
+
+def test_a_row_shows_the_level_and_the_key_numbers(owner_client, gang):
+    leader, gunhand, *_ = legal_325(owner_client, gang)
+    member_post(owner_client, gunhand, "team", team="Gunhands")
+    editor = get_editor("bwg2")
+    r = report(gang)
+    leader.refresh_from_db()
+    gunhand.refresh_from_db()
+    row = editor.row(leader, r.members[str(leader.pk)])
+    assert row["kind"] == "Hero · Leader"
+    assert [label for label, _ in row["stats"]] == ["HP", "DP", "RC", "MC"]
+    assert editor.row(gunhand, r.members[str(gunhand.pk)])["kind"] == "Minion · Team Gunhands"
+    page = page_of(owner_client, gang)
+    assert '<span class="row-kind">Hero · Leader</span>' in page
+    assert page.count(">RC</") == 4  # on each row (no panel is open)
+
+
+def test_all_good_talks_of_fame_only_against_a_limit(owner_client, gang):
+    legal_325(owner_client, gang)
+    evaluated = evaluate_gang(Gang.objects.get(pk=gang.pk))
+    editor = get_editor("bwg2")
+    assert editor.all_good(evaluated) == (
+        "Nothing to fix: the gang is legal, 55 Fame under the limit."
+    )
+    gang.limit = 270
+    gang.save()
+    evaluated = evaluate_gang(Gang.objects.get(pk=gang.pk))
+    assert editor.all_good(evaluated) == (
+        "Nothing to fix: the gang is legal and uses its whole Fame limit."
+    )
+    gang.limit = None
+    gang.save()
+    evaluated = evaluate_gang(Gang.objects.get(pk=gang.pk))
+    assert editor.all_good(evaluated) == "Nothing to fix: the gang is legal."
+    assert "Nothing to fix: the gang is legal.</p>" in page_of(owner_client, gang)
+
+
+def test_findings_name_members_in_words_not_keys(owner_client, gang):
+    first = add(owner_client, gang, "Captain Nathan Reinholdt")
+    second = add(owner_client, gang, "Marshal Eli Stone")
+    for m in (first, second):
+        member_post(owner_client, m, "rename", name="Slim")
+        m.refresh_from_db()
+        m.data = {**m.data, "leader": True}
+        m.save()
+    page = page_of(owner_client, gang)
+    assert 'data-code="bwg2.too_many_leaders"' in page
+    assert "exactly one, Slim (1st);" in page
+    assert "(key " not in page and f"key {first.pk}" not in page

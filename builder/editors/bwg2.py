@@ -1,10 +1,13 @@
 """Blackwater Gulch 2nd edition: gangs built from printed Character Cards.
 
 Content a pack can hold: character cards (``card``, artillery too) and consumables or
-thrown weapons (``extra``). On the builder page a player adds cards from the library (or a
-blank card) as members, edits a member's card in place, names the Leader, gives characters
-extras, groups minions into teams, and sets the Fame limit with one tap. The rules engine
-(``rules.systems.bwg2``) says what is legal.
+thrown weapons (``extra``). On the builder page a player picks a card (or an artillery
+piece, or a blank card) in a select and it is in the gang, named after the card and open
+(the first Hero of a gang with no Leader becomes its Leader); the Fame limit is one tap.
+In the open member's panel every control applies as it changes: the name, the Leader, the
+minion team, a consumable or thrown weapon added; the card itself is edited in a closed
+form with one button. The card list is drawn once per page, under the roster. The rules
+engine (``rules.systems.bwg2``) says what is legal.
 """
 
 from __future__ import annotations
@@ -15,10 +18,12 @@ from pathlib import Path
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from jsonschema import Draft202012Validator
 
 from builder.editors.base import ActionContext, ActionForm, Editor, EntryForm, mark
-from builder.models import Item
+from builder.models import Item, Member
 from builder.services import append_member
 from rules.systems import bwg2
 
@@ -461,15 +466,33 @@ def _extra_label(item: Item) -> str:
 # --------------------------------------------------------------------------- gang actions
 
 
+def _is_hero_card(card: Any) -> bool:
+    return (
+        isinstance(card, dict)
+        and card.get("artillery") is not True
+        and bwg2._lookup(bwg2.LEVELS, str(card.get("level") or "")) == "hero"
+    )
+
+
+def _has_leader(ctx: ActionContext) -> bool:
+    return any(
+        isinstance(m.data, dict) and m.data.get("leader") is True for m in ctx.gang.members.all()
+    )
+
+
 class AddCardForm(ActionForm):
-    """Recruit a character from the card library."""
+    """Recruit a character from the card library: picking the card adds it (named after
+    the card; renaming is in its panel) and opens it. The first Hero of a gang that has no
+    Leader becomes the Leader (a gang needs one, and it must be a Hero)."""
 
-    label = "Add to gang"
+    label = _("Add to gang")
+    live = True
     artillery = False
+    placeholder = _("Add a character card…")
 
-    card = forms.ChoiceField(label="Character card")
-    name = forms.CharField(
-        max_length=100, required=False, help_text="Leave empty to use the card's name."
+    card = forms.ChoiceField(
+        label=_("Character card"),
+        error_messages={"required": _("Choose a card from the library.")},
     )
 
     def setup(self) -> None:
@@ -478,31 +501,36 @@ class AddCardForm(ActionForm):
             for i in self.catalogue.of(Item.Category.CARD)
             if (i.stats.get("artillery") is True) == self.artillery
         ]
-        self.fields["card"].choices = [("", "Choose a card…")] + [
+        self.fields["card"].choices = [("", self.placeholder)] + [
             (str(i.pk), f"{_card_label(i)}{mark(i)}") for i in cards
         ]
 
     def clean_card(self) -> Item:
         item = self.catalogue.get(self.cleaned_data["card"], Item.Category.CARD)
         if item is None:
-            raise forms.ValidationError("Choose a card from the library.")
+            raise forms.ValidationError(_("Choose a card from the library."))
         return item
 
     def apply(self, ctx: ActionContext) -> None:
         item = self.cleaned_data["card"]
         data = ctx.system.new_member(card=item.roster_entry())
-        name = self.cleaned_data["name"].strip() or _unique_name(ctx, item.name)
-        member = append_member(ctx.gang, name=name, data=data)
+        if _is_hero_card(data["card"]) and not _has_leader(ctx):
+            data["leader"] = True
+        member = append_member(ctx.gang, name=_unique_name(ctx, item.name), data=data)
         ctx.opened = member
 
 
 class AddArtilleryForm(AddCardForm):
-    """Add an artillery piece from the card library."""
+    """Add an artillery piece from the card library, in one pick like a character."""
 
-    label = "Add artillery"
+    label = _("Add artillery")
     artillery = True
+    placeholder = _("Add an artillery piece…")
 
-    card = forms.ChoiceField(label="Artillery card")
+    card = forms.ChoiceField(
+        label=_("Artillery"),
+        error_messages={"required": _("Choose an artillery card from the library.")},
+    )
 
 
 BLANK_KINDS = [(lv["id"], f"Blank {lv['name']} card") for lv in bwg2.LEVELS.values()]
@@ -510,11 +538,16 @@ BLANK_KINDS.append(("artillery", "Blank artillery card"))
 
 
 class AddBlankForm(ActionForm):
-    """A blank card to fill in (homebrew, or a card not in the library)."""
+    """A blank card to fill in (homebrew, or a card not in the library): picked, it is in."""
 
-    label = "Add blank card"
+    label = _("Add blank card")
+    live = True
 
-    kind = forms.ChoiceField(choices=BLANK_KINDS, label="Blank card")
+    kind = forms.ChoiceField(
+        choices=[("", _("Add a blank card…")), *BLANK_KINDS],
+        label=_("Blank card"),
+        error_messages={"required": _("Choose which kind of blank card to add.")},
+    )
 
     def apply(self, ctx: ActionContext) -> None:
         kind = self.cleaned_data["kind"]
@@ -537,7 +570,7 @@ class AddBlankForm(ActionForm):
 class SetLimitForm(ActionForm):
     """One tap sets the Fame limit to a usual value (325 starter, 700 standard)."""
 
-    label = "Set limit"
+    label = _("Set limit")
 
     value = forms.IntegerField(min_value=1, max_value=100_000, widget=forms.HiddenInput)
 
@@ -552,13 +585,19 @@ class SetLimitForm(ActionForm):
 
 
 class RenameForm(ActionForm):
-    label = "Rename"
+    """The member's own name (the card keeps its printed name): applied on change."""
 
-    name = forms.CharField(max_length=100, label="Name")
+    label = _("Rename")
+    live = True
+
+    name = forms.CharField(max_length=100, label=_("Name"))
 
     @classmethod
     def initial_for(cls, *, gang, member, figures) -> dict[str, Any]:
         return {"name": member.name}
+
+    def setup(self) -> None:
+        self.fields["name"].widget.attrs["autocomplete"] = "off"
 
     def apply(self, ctx: ActionContext) -> None:
         ctx.member.name = self.cleaned_data["name"].strip()
@@ -568,9 +607,9 @@ class RenameForm(ActionForm):
 class EditCardForm(CardFields, ActionForm):
     """Change this member's card in place (players tweak cards and homebrew)."""
 
-    label = "Save card"
+    label = _("Save card")
 
-    name = forms.CharField(max_length=80, label="Card name")
+    name = forms.CharField(max_length=80, label=_("Card name"))
 
     field_order = ["name"]
 
@@ -599,16 +638,20 @@ class EditCardForm(CardFields, ActionForm):
 
 
 class LeaderForm(ActionForm):
-    """One click makes this member the Leader (and no one else); or clears the flag."""
+    """A box ticked makes this member the Leader (and no one else); cleared, no Leader."""
 
-    label = "Make Leader"
+    label = _("Save")
+    live = True
 
-    on = forms.BooleanField(required=False, widget=forms.HiddenInput)
+    on = forms.BooleanField(
+        required=False,
+        label=_("Gang Leader"),
+        help_text=_("The Leader is a Hero; the gang has exactly one."),
+    )
 
     @classmethod
     def initial_for(cls, *, gang, member, figures) -> dict[str, Any]:
-        leader = isinstance(member.data, dict) and member.data.get("leader") is True
-        return {"on": not leader}
+        return {"on": isinstance(member.data, dict) and member.data.get("leader") is True}
 
     def apply(self, ctx: ActionContext) -> None:
         on = self.cleaned_data["on"]
@@ -626,9 +669,18 @@ class LeaderForm(ActionForm):
 class TeamForm(ActionForm):
     """Put a minion in a team (same card, fights together); empty clears it."""
 
-    label = "Set team"
+    label = _("Set team")
+    live = True
 
-    team = forms.CharField(max_length=60, required=False, label="Minion team")
+    team = forms.CharField(
+        max_length=60,
+        required=False,
+        label=_("Minion team"),
+        help_text=_("Minions of the same card with the same team name fight together."),
+    )
+
+    def setup(self) -> None:
+        self.fields["team"].widget.attrs["autocomplete"] = "off"
 
     @classmethod
     def initial_for(cls, *, gang, member, figures) -> dict[str, Any]:
@@ -644,20 +696,24 @@ class TeamForm(ActionForm):
 class AddExtraForm(ActionForm):
     """Give a character a consumable or thrown weapon from the library, for its Fame."""
 
-    label = "Give"
+    label = _("Give")
+    live = True
 
-    extra = forms.ChoiceField(label="Consumable or thrown weapon")
+    extra = forms.ChoiceField(
+        label=_("Add a consumable or thrown weapon"),
+        error_messages={"required": _("Choose a consumable or thrown weapon from the list.")},
+    )
 
     def setup(self) -> None:
         self.fields["extra"].choices = [
-            ("", "Choose…"),
+            ("", _("Add one…")),
             *self.catalogue.choices(Item.Category.EXTRA, _extra_label),
         ]
 
     def clean_extra(self) -> Item:
         item = self.catalogue.get(self.cleaned_data["extra"], Item.Category.EXTRA)
         if item is None:
-            raise forms.ValidationError("Choose a consumable or thrown weapon from the library.")
+            raise forms.ValidationError(_("Choose a consumable or thrown weapon from the library."))
         return item
 
     def clean(self):
@@ -677,7 +733,7 @@ class AddExtraForm(ActionForm):
 
 
 class RemoveExtraForm(ActionForm):
-    label = "Remove"
+    label = _("Remove")
 
     index = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
 
@@ -701,7 +757,7 @@ class RemoveExtraForm(ActionForm):
 class DuplicateForm(ActionForm):
     """Another model with the same card (and team): for minions."""
 
-    label = "Add another"
+    label = _("Add another")
 
     def apply(self, ctx: ActionContext) -> None:
         data = _data(ctx)
@@ -712,7 +768,7 @@ class DuplicateForm(ActionForm):
 
 
 class RemoveForm(ActionForm):
-    label = "Remove"
+    label = _("Remove")
 
     def apply(self, ctx: ActionContext) -> None:
         ctx.member.delete()
@@ -734,7 +790,12 @@ def _builtin_card(card: dict[str, Any], source: str) -> dict[str, Any]:
 
 class Bwg2Editor(Editor):
     system_id = "bwg2"
-    template = "builder/bwg2/editor.html"
+    gang_template = "builder/bwg2/_gang.html"
+    panel_template = "builder/bwg2/_panel.html"
+    #: What a player reads at a glance on a row (the row's cost is the member's Fame).
+    key_stats = ("HP", "DP", "RC", "MC")
+    add_action = "add_card"
+    empty_roster = _("No one yet: pick a Hero from the card library below to lead the gang.")
     gang_actions = {
         "add_card": AddCardForm,
         "add_artillery": AddArtilleryForm,
@@ -753,15 +814,30 @@ class Bwg2Editor(Editor):
     }
     content_kinds = (CardForm, ExtraForm)
 
+    def row(self, member: Member, figures: Any) -> dict[str, Any]:
+        """The level (Hero, Henchman, Minion or Artillery) first, then Leader or team."""
+        row = super().row(member, figures)
+        kind = [figures.level_label]
+        if figures.is_leader:
+            kind.append(gettext("Leader"))
+        if figures.team:
+            kind.append(gettext("Team %(team)s") % {"team": figures.team})
+        row["kind"] = " · ".join(kind)
+        return row
+
     def extra_context(self, evaluated: Any, catalogue: Any) -> dict[str, Any]:
-        gang = evaluated.report.gang
-        members = evaluated.report.members
-        leader = members.get(gang.get("leader") or "")
-        return {
-            "bwg2_presets": bwg2.CONTENT["fame_presets"],
-            "bwg2_leader": leader,
-            "bwg2_gang": gang,
-        }
+        return {"bwg2_presets": bwg2.CONTENT["fame_presets"]}
+
+    def all_good(self, evaluated: Any) -> str:
+        """Legal; and, with a Fame limit, how much of it is left (Fame is what is spent)."""
+        report = evaluated.report
+        if report.limit and report.total < report.limit:
+            return gettext("Nothing to fix: the gang is legal, %(left)s Fame under the limit.") % {
+                "left": report.limit - report.total
+            }
+        if report.limit and report.total == report.limit:
+            return gettext("Nothing to fix: the gang is legal and uses its whole Fame limit.")
+        return gettext("Nothing to fix: the gang is legal.")
 
     def builtin_content(self) -> list[dict[str, Any]]:
         entries = [_builtin_card(c, bwg2.CONTENT["source"]) for c in bwg2.CONTENT["cards"]]

@@ -403,6 +403,9 @@ class MemberReport:
     faction_rule: tuple[str, str]
     sample: bool
     is_leader: bool = False  # the gang's designated Leader (the first flagged)
+    #: How findings name this member to a player: its name (else its card's), and its
+    #: place in the roster when another member goes by the same name. Set by ``evaluate``.
+    who: str = ""
     findings: list[Finding] = field(default_factory=list)
 
     # -- derived numbers
@@ -645,8 +648,25 @@ def _a(word: str) -> str:
     return "an" if word[:1].lower() in "aeiou" else "a"
 
 
+def _ordinal(n: int) -> str:
+    """1 → "1st", 2 → "2nd", 11 → "11th", 23 → "23rd"."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _name_members(members: list[MemberReport]) -> None:
+    """Give each member the words a player knows it by: "Slim", or "Slim (2nd)" (its place
+    in the roster) when two members go by the same name. Never the roster file's key."""
+    names = [_display_name(m) for m in members]
+    counts: dict[str, int] = {}
+    for name in names:
+        counts[_norm(name)] = counts.get(_norm(name), 0) + 1
+    for m, name in zip(members, names, strict=True):
+        m.who = f"{name} ({_ordinal(m.position)})" if counts[_norm(name)] > 1 else name
+
+
 def _who(m: MemberReport) -> str:
-    return f"{m.name or m.card_name or 'unnamed'} (key {m.key})"
+    return m.who or _display_name(m)
 
 
 # --------------------------------------------------------------------------- printing helpers
@@ -815,6 +835,7 @@ class Bwg2:
             )
         ]
 
+        _name_members(members)
         leaders = [m for m in members if m.leader]
         leader = leaders[0] if leaders else None
         if leader:
@@ -840,7 +861,7 @@ class Bwg2:
         heroes = sum(1 for m in members if m.is_hero)
         vps = {m.key: m.victory_points for m in members}
         faction_label = FACTIONS[gang_faction]["name"] if gang_faction else "none"
-        leader_label = (leader.name or leader.card_name or leader.key) if leader else "none"
+        leader_label = _who(leader) if leader else "none"
         limit_label = "no limit" if limit is None else str(limit)
         return Report(
             system=self.id,
@@ -1095,7 +1116,7 @@ class Bwg2:
             for extra in leaders[1:]:
                 extra.add(
                     "bwg2.too_many_leaders",
-                    f"A second Leader: the gang has exactly one ({_who(first)}): clear this "
+                    f"A second Leader: the gang has exactly one, {_who(first)}; clear this "
                     "member's Leader flag.",
                 )
             if not first.is_hero:

@@ -1365,3 +1365,32 @@ def test_a_faction_may_be_written_in_the_singular(written):
     report = evaluate(roster)
     assert_clear(report, "bwg2.unknown_faction")
     assert_clear(report, "bwg2.wrong_faction")
+
+
+# --------------------------------------------------------------------------- words players know
+
+
+def test_findings_name_members_never_by_their_key():
+    """A finding names another member by its name; never by the roster file's key."""
+    roster = gang(
+        member("8", hero("Slim"), name="Slim", leader=True),
+        member("9", henchman("Slim"), name="Slim", leader=True),
+        member("10", henchman("Doc", equipment=[item("Lucky Dollar", unique=True)]), name=""),
+        member("11", henchman("Kid", equipment=[item("Lucky Dollar", unique=True)])),
+    )
+    report = evaluate(roster)
+    second = assert_flags(report, "bwg2.too_many_leaders", ERROR, "9")
+    # Two members go by "Slim": the first is named with its place in the roster.
+    assert "exactly one, Slim (1st);" in second.message
+    unique = assert_flags(report, "bwg2.duplicate_unique", ERROR, "11")
+    assert "carried by Doc:" in unique.message  # no member name: the card's
+    assert dict(report.gang["facts"])["Leader"] == "Slim (1st)"
+    for finding in report.findings:
+        assert "key" not in finding.message, finding.message
+
+
+def test_a_gang_with_one_member_of_a_name_gets_just_the_name():
+    roster = gang(member("1", hero("A")), member("2", hero("B")))
+    finding = assert_flags(evaluate(roster), "bwg2.no_leader", ERROR, None)
+    assert "e.g. Member 1 (your opponent" in finding.message
+    assert "(1st)" not in finding.message
