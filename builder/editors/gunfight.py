@@ -1,5 +1,13 @@
 """Gunfight v2: roll characters (every die shown and logged), enter them by hand, add
-troopers and rabble, arm them from the weapon list. The total is the figure count.
+troopers and rabble, arm them from the weapon list. The total is the figure count: there
+are no points.
+
+Under the roster: roll a character (type and experience, then Roll: it is named after its
+type and opens with every die shown), add troopers or rabble (one button each), or enter a
+character by hand (name, type, experience). In the open member's panel every control
+applies as it changes: the name, how many figures and what they are, a weapon or a special
+ability picked from its list (each taken off with its own button), and the character's
+type, experience and characteristics; re-roll and remove are buttons.
 
 Dice are rolled only inside ``apply`` through ``ctx.dice`` (a POST), so a reload never
 re-rolls. ``random_source`` is the one seam tests use to make a roll repeatable.
@@ -8,9 +16,12 @@ re-rolls. ``random_source`` is the one seam tests use to make a roll repeatable.
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from jsonschema import Draft202012Validator
 
 from builder import services
@@ -21,7 +32,6 @@ from rules.systems import gunfight as gf
 CHARACTERISTIC_MIN = 0
 CHARACTERISTIC_MAX = 99  # the form only checks it is a number; the engine checks 1..10
 MAX_COUNT = 200
-ABILITY_SLOTS = 3  # a Veteran's three; more slots show when a stored character has more
 WEAPON_KEYS = ("id", "name", *gf.WEAPON_STATS, "notes")
 _WEAPON_VALIDATOR = Draft202012Validator(gf._WEAPON_SCHEMA)
 
@@ -47,24 +57,42 @@ FIGURE_CHOICES = [(f, gf.FIGURE_LABELS[f]) for f in ("trooper", "rabble")]
 DESCRIPTION_CHOICES = [("", "— no type —"), *TYPE_CHOICES]
 
 
-def _ability_choices() -> list[Any]:
-    groups: list[Any] = [("", "— none —")]
-    on_tables: set[str] = set()
-    for table in gf.TABLES.values():
-        ids = gf.table_abilities(table)
-        on_tables.update(ids)
-        groups.append((f"{table['name']} table", [(a, gf.ABILITIES[a]["name"]) for a in ids]))
-    others = [(a["id"], a["name"]) for a in gf.ABILITIES.values() if a["id"] not in on_tables]
-    if others:
-        groups.append(("On no table", others))
-    return groups
+#: The first ability table each ability is on (None: on no table, as Ambidextrous).
+_TABLE_OF: dict[str, str | None] = dict.fromkeys(gf.ABILITIES)
+for _table in reversed(list(gf.TABLES.values())):
+    for _ability in gf.table_abilities(_table):
+        _TABLE_OF[_ability] = _table["name"]
 
 
-ABILITY_CHOICES = _ability_choices()
+def ability_choices(character_type: str) -> list[tuple[str, str]]:
+    """One flat list (drawn fast): the abilities of the character's own table first, then
+    every other one saying which table it is on (picking one is allowed, with a warning)."""
+    table = gf.table_for(character_type)
+    own = gf.table_abilities(table) if table else []
+    choices = [("", gettext("— none —"))]
+    choices += [(a, gf.ABILITIES[a]["name"]) for a in own]
+    for a, ability in gf.ABILITIES.items():
+        if a in own:
+            continue
+        where = _TABLE_OF[a]
+        mark = gettext("%(table)s table") % {"table": where} if where else gettext("on no table")
+        choices.append((a, f"{ability['name']} · {mark}"))
+    return choices
 
 
 def _name(value: str) -> str:
     return value.strip()
+
+
+def _unique_name(ctx: ActionContext, name: str) -> str:
+    """The name, numbered if a member of the side already has it ("Gunfighter 2")."""
+    taken = set(ctx.gang.members.values_list("name", flat=True))
+    if name not in taken:
+        return name
+    n = 2
+    while f"{name} {n}" in taken:
+        n += 1
+    return f"{name} {n}"
 
 
 def describe_character(data: dict[str, Any], name: str = "") -> str:
@@ -134,17 +162,19 @@ class RollCharacterForm(ActionForm):
     label = "Roll a character"
     rolls = True
 
-    name = forms.CharField(
-        max_length=100,
-        required=False,
-        help_text="Leave empty to call the character by its type.",
+    #: Not on the page (the character is named after its type, renamed in its panel);
+    #: a post may still give one.
+    name = forms.CharField(max_length=100, required=False)
+    character_type = forms.ChoiceField(label=_("Type"), choices=TYPE_CHOICES)
+    experience = forms.ChoiceField(
+        label=_("Experience"), choices=EXPERIENCE_CHOICES, initial="old_hand"
     )
-    character_type = forms.ChoiceField(label="Type", choices=TYPE_CHOICES)
-    experience = forms.ChoiceField(choices=EXPERIENCE_CHOICES, initial="old_hand")
 
     def apply(self, ctx: ActionContext) -> None:
         data = self.cleaned_data
-        name = _name(data["name"]) or gf.CHARACTER_TYPES[data["character_type"]]["name"]
+        name = _name(data["name"]) or _unique_name(
+            ctx, gf.CHARACTER_TYPES[data["character_type"]]["name"]
+        )
         member_data = gf.SYSTEM.generate_character(
             _dice(ctx), data["character_type"], data["experience"], name=name
         )
@@ -154,12 +184,16 @@ class RollCharacterForm(ActionForm):
 
 
 class AddFiguresForm(ActionForm):
-    """Troopers or rabble: one entry stands for ``count`` identical figures."""
+    """Troopers or rabble: one entry stands for ``count`` identical figures. The page has
+    one button per kind (one figure, named after its kind); how many, their type and
+    weapons are set in the new entry's panel. A post may give them all at once."""
 
     label = "Add figures"
 
-    figure = forms.ChoiceField(label="Kind", choices=FIGURE_CHOICES)
-    count = forms.IntegerField(label="How many", min_value=1, max_value=MAX_COUNT, initial=1)
+    figure = forms.ChoiceField(label=_("Kind"), choices=FIGURE_CHOICES)
+    count = forms.IntegerField(
+        label=_("How many"), min_value=1, max_value=MAX_COUNT, initial=1, required=False
+    )
     name = forms.CharField(
         max_length=100, required=False, help_text="Optional, e.g. “Cavalry troopers”."
     )
@@ -174,13 +208,13 @@ class AddFiguresForm(ActionForm):
     def apply(self, ctx: ActionContext) -> None:
         data = self.cleaned_data
         member_data = gf.SYSTEM.new_member(data["figure"])
-        member_data["count"] = data["count"]
+        member_data["count"] = data["count"] or 1
         if data["character_type"]:
             member_data["character_type"] = data["character_type"]
         item = ctx.catalogue.get(data["weapon"], Item.Category.WEAPON) if data["weapon"] else None
         if item is not None:
             member_data["weapons"] = [weapon_entry(item)]
-        name = _name(data["name"]) or gf.FIGURE_LABELS[data["figure"]]
+        name = _name(data["name"]) or _unique_name(ctx, gf.FIGURE_LABELS[data["figure"]])
         member = services.append_member(ctx.gang, name=name, data=member_data)
         ctx.opened = member
 
@@ -192,25 +226,18 @@ def _weapon_choices(catalogue) -> list[tuple[str, str]]:
 
 
 class CharacterFieldsMixin:
-    """Type, experience, the five characteristics and the ability slots of a character."""
+    """Type, experience and the five characteristics of a character (its abilities are
+    added and taken off one by one, like weapons)."""
 
-    def add_character_fields(self, abilities: list[str]) -> None:
+    def add_character_fields(self) -> None:
         fields = self.fields
-        fields["character_type"] = forms.ChoiceField(label="Type", choices=TYPE_CHOICES)
-        fields["experience"] = forms.ChoiceField(
-            choices=EXPERIENCE_CHOICES,
-            help_text="Greenhorn 1 ability, Old Hand 2, Veteran 3.",
-        )
+        fields["character_type"] = forms.ChoiceField(label=_("Type"), choices=TYPE_CHOICES)
+        fields["experience"] = forms.ChoiceField(label=_("Experience"), choices=EXPERIENCE_CHOICES)
         for c in gf.CHARACTERISTICS:
             fields[c] = _characteristic_field(gf.LABELS[c], gf.NAMES[c])
-        choices = list(ABILITY_CHOICES)
-        unknown = [a for a in abilities if a and a not in gf.ABILITIES]
-        if unknown:
-            choices.append(("Not in the book", [(a, a) for a in dict.fromkeys(unknown)]))
-        for i in range(max(ABILITY_SLOTS, len(abilities))):
-            fields[f"ability_{i + 1}"] = forms.ChoiceField(
-                label=f"Ability {i + 1}", choices=choices, required=False
-            )
+
+    def characteristic_fields(self) -> list[Any]:
+        return [self[c] for c in gf.CHARACTERISTICS]
 
     def character_data(self) -> dict[str, Any]:
         data = self.cleaned_data
@@ -218,20 +245,24 @@ class CharacterFieldsMixin:
             "character_type": data["character_type"],
             "experience": data["experience"],
             "characteristics": {c: data[c] for c in gf.CHARACTERISTICS},
-            "abilities": [data[k] for k in self.fields if k.startswith("ability_") and data.get(k)],
         }
 
 
 def _initial_character(data: dict[str, Any]) -> dict[str, Any]:
     chars = data.get("characteristics") if isinstance(data.get("characteristics"), dict) else {}
-    initial: dict[str, Any] = {
+    return {
         "character_type": data.get("character_type", ""),
         "experience": data.get("experience", ""),
         **{c: chars.get(c) for c in gf.CHARACTERISTICS},
     }
-    for i, a in enumerate(_abilities(data)):
-        initial[f"ability_{i + 1}"] = a
-    return initial
+
+
+def _entered(data: dict[str, Any]) -> dict[str, Any]:
+    """A character changed by hand is "entered": its dice no longer give what it has (they
+    stay in the gang's dice log)."""
+    data["source"] = "entered"
+    data["rolls"] = []
+    return data
 
 
 def _abilities(data: dict[str, Any]) -> list[str]:
@@ -241,30 +272,26 @@ def _abilities(data: dict[str, Any]) -> list[str]:
     return [gf._ABILITY_LOOKUP.get(gf.normalise(a), a) if isinstance(a, str) else "" for a in raw]
 
 
-class EnterCharacterForm(CharacterFieldsMixin, ActionForm):
-    """A character typed in from a sheet or a scenario (source "entered")."""
+class EnterCharacterForm(ActionForm):
+    """A character typed in from a sheet or a scenario (source "entered"): its name, type
+    and experience; it opens with 7 in each characteristic and no abilities yet, and its
+    panel (the character's numbers open) takes the rest as it is typed."""
 
     label = "Add this character"
 
-    name = forms.CharField(max_length=100, required=False)
-
-    @classmethod
-    def initial_for(cls, *, gang, member, figures) -> dict[str, Any]:
-        return _initial_character(gf.SYSTEM.new_member("character"))
-
-    def setup(self) -> None:
-        self.add_character_fields([])
+    name = forms.CharField(label=_("Name"), max_length=100, required=False)
+    character_type = forms.ChoiceField(label=_("Type"), choices=TYPE_CHOICES)
+    experience = forms.ChoiceField(
+        label=_("Experience"), choices=EXPERIENCE_CHOICES, initial="greenhorn"
+    )
 
     def apply(self, ctx: ActionContext) -> None:
-        data = {
-            "figure": "character",
-            **self.character_data(),
-            "source": "entered",
-            "rolls": [],
-            "weapons": [],
-        }
-        member = services.append_member(ctx.gang, name=_name(self.cleaned_data["name"]), data=data)
-        ctx.opened = member
+        data = self.cleaned_data
+        member_data = gf.SYSTEM.new_member("character", data["character_type"], data["experience"])
+        name = _name(data["name"]) or _unique_name(
+            ctx, gf.CHARACTER_TYPES[data["character_type"]]["name"]
+        )
+        ctx.opened = services.append_member(ctx.gang, name=name, data=member_data)
 
 
 # --------------------------------------------------------------------------- member actions
@@ -291,8 +318,9 @@ class MemberForm(ActionForm):
 
 class RenameForm(MemberForm):
     label = "Rename"
+    live = True
 
-    name = forms.CharField(max_length=100, required=False)
+    name = forms.CharField(label=_("Name"), max_length=100, required=False)
 
     @classmethod
     def initial_for(cls, *, gang, member, figures) -> dict[str, Any]:
@@ -304,10 +332,12 @@ class RenameForm(MemberForm):
 
 
 class EditCharacterForm(CharacterFieldsMixin, MemberForm):
-    """Change a character's type, experience, characteristics and abilities. A rolled
-    character whose numbers change becomes "entered" (its dice stay in the dice log)."""
+    """Change a character's type, experience and characteristics (applied as each
+    changes). A rolled character whose numbers change becomes "entered" (its dice stay in
+    the dice log)."""
 
     label = "Save character"
+    live = True
     for_figures = ("character",)
 
     @classmethod
@@ -315,22 +345,63 @@ class EditCharacterForm(CharacterFieldsMixin, MemberForm):
         return _initial_character(_member_data(member))
 
     def setup(self) -> None:
-        self.add_character_fields(_abilities(_member_data(self.member)))
+        self.add_character_fields()
 
     def apply(self, ctx: ActionContext) -> None:
         data = dict(_member_data(ctx.member))
         new = self.character_data()
-        old = {
-            "character_type": data.get("character_type"),
-            "experience": data.get("experience"),
-            "characteristics": data.get("characteristics"),
-            "abilities": _abilities(data),
-        }
-        changed = new != old
+        changed = any(data.get(k) != v for k, v in new.items())
         data.update(new)
         if changed or data.get("source") not in gf.SOURCES:
-            data["source"] = "entered"
-            data["rolls"] = []
+            _entered(data)
+        self.save(ctx, data)
+
+
+class AddAbilityForm(MemberForm):
+    """Picking a special ability adds it: those of the character's own table first, then
+    the others, each saying which table it is on (allowed, with a warning)."""
+
+    label = "Add ability"
+    live = True
+    for_figures = ("character",)
+
+    ability = forms.ChoiceField(label=_("Add a special ability"))
+
+    def setup(self) -> None:
+        data = _member_data(self.member)
+        have = set(_abilities(data))
+        choices = ability_choices(gf.normalise(data.get("character_type")))
+        self.fields["ability"].choices = [
+            ("", gettext("Choose an ability…")),
+            *[(a, label) for a, label in choices if a and a not in have],
+        ]
+
+    def apply(self, ctx: ActionContext) -> None:
+        data = dict(_member_data(ctx.member))
+        data["abilities"] = [*_abilities(data), self.cleaned_data["ability"]]
+        self.save(ctx, _entered(data))
+
+
+class RemoveAbilityForm(MemberForm):
+    """Take one special ability off (any figure: troopers and rabble should have none)."""
+
+    label = "Remove ability"
+
+    index = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+
+    def clean_index(self) -> int:
+        index = self.cleaned_data["index"]
+        if index >= len(_abilities(_member_data(self.member))):
+            raise forms.ValidationError(gettext("That ability is not there any more."))
+        return index
+
+    def apply(self, ctx: ActionContext) -> None:
+        data = dict(_member_data(ctx.member))
+        abilities = _abilities(data)
+        del abilities[self.cleaned_data["index"]]
+        data["abilities"] = abilities
+        if data.get("figure") == "character":
+            _entered(data)
         self.save(ctx, data)
 
 
@@ -365,10 +436,16 @@ class FiguresForm(MemberForm):
     """How many figures a trooper or rabble entry stands for, and what they are."""
 
     label = "Save"
+    live = True
     for_figures = ("trooper", "rabble")
 
-    count = forms.IntegerField(label="How many", min_value=1, max_value=MAX_COUNT)
-    character_type = forms.ChoiceField(label="Type", choices=DESCRIPTION_CHOICES, required=False)
+    count = forms.IntegerField(
+        label=_("How many"),
+        min_value=1,
+        max_value=MAX_COUNT,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "gf-count"}),
+    )
+    character_type = forms.ChoiceField(label=_("Type"), choices=DESCRIPTION_CHOICES, required=False)
 
     @classmethod
     def initial_for(cls, *, gang, member, figures) -> dict[str, Any]:
@@ -386,12 +463,18 @@ class FiguresForm(MemberForm):
 
 
 class AddWeaponForm(MemberForm):
-    label = "Add weapon"
+    """Picking a weapon in the list adds it."""
 
-    weapon = forms.ChoiceField(label="Weapon")
+    label = "Add weapon"
+    live = True
+
+    weapon = forms.ChoiceField(label=_("Add a weapon"))
 
     def setup(self) -> None:
-        self.fields["weapon"].choices = [("", "Choose a weapon…"), *_weapon_choices(self.catalogue)]
+        self.fields["weapon"].choices = [
+            ("", gettext("Choose a weapon…")),
+            *_weapon_choices(self.catalogue),
+        ]
 
     def apply(self, ctx: ActionContext) -> None:
         item = ctx.catalogue.get(self.cleaned_data["weapon"], Item.Category.WEAPON)
@@ -494,6 +577,81 @@ class WeaponForm(EntryForm):
 
 # --------------------------------------------------------------------------- the editor
 
+
+#: A roll's purpose is "<name when rolled>: <what for>" ("Doc: SK", "Doc: ability 1
+#: (Lawman table)", "Doc: re-roll: repeat of Cool"): the panel says what for, in short.
+_LABELS_RE = "|".join(map(re.escape, gf.LABELS.values()))
+_PURPOSE = re.compile(
+    rf"^(?:.+?: )?(?:(?P<label>{_LABELS_RE})$|ability (?P<ability>\d+) \(|(?P<reroll>re-roll): )"
+)
+
+
+def roll_rows(figures: Any) -> list[dict[str, Any]]:
+    """A rolled character's dice, in order, for its panel: a short ``label`` for what each
+    die was for ("SK", "Ability 1", "Re-roll"; ``purpose`` is the whole line of the dice
+    log), the dice, and what the die gave ("+4 = 7", "Quick Draw")."""
+    table = gf.table_for(getattr(figures, "character_type", ""))
+    d6 = 0
+    got: list[str] = []
+    rows = []
+    for roll in getattr(figures, "rolls", []) or []:
+        purpose = str(roll.get("purpose", ""))
+        what = _PURPOSE.match(purpose)
+        if what is None:
+            label = purpose
+        elif what["label"]:
+            label = what["label"]
+        elif what["ability"]:
+            label = gettext("Ability %(n)s") % {"n": what["ability"]}
+        else:
+            label = gettext("Re-roll")
+        rolled = roll.get("rolled")
+        rolled = rolled if isinstance(rolled, list) else []
+        die = rolled[0] if len(rolled) == 1 and isinstance(rolled[0], int) else None
+        kind = str(roll.get("dice", "")).upper()
+        gives = ""
+        if die is not None and kind == "D6" and d6 < len(gf.CHARACTERISTICS):
+            gives = f"+{gf.ROLL_ADD} = {die + gf.ROLL_ADD}"
+            d6 += 1
+        elif die is not None and kind == "D20" and table is not None and 1 <= die <= 20:
+            ability = gf.table_result(table, die)
+            gives = gf.ABILITIES[ability]["name"]
+            if ability in got:
+                gives = gettext("%(ability)s: a repeat, rolled again") % {"ability": gives}
+            got.append(ability)
+        dice = str(roll.get("dice", ""))
+        rows.append(
+            {"label": label, "purpose": purpose, "dice": dice, "rolled": rolled, "gives": gives}
+        )
+    return rows
+
+
+def member_kind(figures: Any) -> str:
+    """What a member is, in the words of the book: "Lawman · Veteran" (and "+ sidekick"
+    when Loyal Sidekick adds a figure), "Troopers x4 · Soldier", "Rabble x5", "Trooper"
+    (the x is a multiplication sign)."""
+    figure = getattr(figures, "figure", "")
+    if figure == "character":
+        parts = [
+            figures.type_label or gettext("no type"),
+            figures.experience_label or gettext("no experience"),
+        ]
+        kind = " · ".join(parts)
+        return kind + (gettext(" + sidekick") if figures.sidekick else "")
+    if figure in ("trooper", "rabble"):
+        count = figures.count
+        if figure == "trooper":
+            kind = gettext("Troopers") if count != 1 else gettext("Trooper")
+        else:
+            kind = gettext("Rabble")
+        if count != 1:
+            kind += f" {gf.TIMES}{count}"
+        if figures.character_type in gf.CHARACTER_TYPES:
+            kind += f" · {figures.type_label}"
+        return kind
+    return str(getattr(figures, "summary", ""))
+
+
 _ABILITY_NOTES = frozenset(f"{a['name']}: {a['text']}" for a in gf.ABILITIES.values())
 
 
@@ -503,7 +661,11 @@ def _shown_elsewhere(note: str) -> bool:
 
 class GunfightEditor(Editor):
     system_id = "gunfight"
-    template = "builder/gunfight/editor.html"
+    gang_template = "builder/gunfight/_gang.html"
+    panel_template = "builder/gunfight/_panel.html"
+    key_stats = ("SK", "SP", "WP")
+    add_action = "roll"
+    empty_roster = _("No figures yet: roll a character below, or add troopers or rabble.")
     gang_actions = {
         "roll": RollCharacterForm,
         "add_figures": AddFiguresForm,
@@ -512,6 +674,8 @@ class GunfightEditor(Editor):
     member_actions = {
         "rename": RenameForm,
         "edit": EditCharacterForm,
+        "add_ability": AddAbilityForm,
+        "remove_ability": RemoveAbilityForm,
         "reroll": RerollForm,
         "figures": FiguresForm,
         "add_weapon": AddWeaponForm,
@@ -519,6 +683,42 @@ class GunfightEditor(Editor):
         "remove": RemoveMemberForm,
     }
     content_kinds = (WeaponForm,)
+
+    def row(self, member: Any, figures: Any) -> dict[str, Any]:
+        """The row says what the figure is: "Lawman · Veteran", "Troopers x4 · Soldier"."""
+        row = super().row(member, figures)
+        row["kind"] = member_kind(figures)
+        return row
+
+    def panel_context(self, member: Any, figures: Any) -> dict[str, Any]:
+        """The member's abilities as stored (each with its place, to take it off), whether
+        it has room for another, and a character's dice."""
+        abilities = []
+        for index, a in enumerate(_abilities(_member_data(member))):
+            known = gf.ABILITIES.get(a)
+            abilities.append(
+                {
+                    "index": index,
+                    "name": known["name"] if known else a,
+                    "text": known["text"] if known else gettext("Not in the book."),
+                }
+            )
+        context: dict[str, Any] = {"abilities": abilities, "rolls": [], "table": ""}
+        if getattr(figures, "figure", "") == "character":
+            experience = gf.EXPERIENCE.get(figures.experience)
+            wanted = experience["abilities"] if experience else None
+            table = gf.table_for(figures.character_type)
+            context.update(
+                rolls=roll_rows(figures),
+                table=table["name"] if table else "",
+                wanted=wanted,
+                room=wanted is None or len(abilities) < wanted,
+            )
+        return context
+
+    def all_good(self, evaluated: Any) -> str:
+        # No points in Gunfight: nothing to say about spending them.
+        return gettext("Nothing to fix: the gang is legal.")
 
     def extra_context(self, evaluated: Any, catalogue: Any) -> dict[str, Any]:
         # The card shows abilities, weapons and dice in its own way: the other notes

@@ -1027,7 +1027,7 @@ class Gunfight:
             facts.append(("Loyal sidekicks", str(sidekicks)))
         facts += [("Troopers", str(troopers)), ("Rabble", str(rabble)), ("Figures", str(total))]
         if leaders:
-            names = [m.name or m.key for m in characters if m.key in leaders]
+            names = [m.name or "(no name)" for m in characters if m.key in leaders]
             facts.append(("Leaders (can rally)", ", ".join(names)))
         return {
             "characters": len(characters),
