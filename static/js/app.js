@@ -23,7 +23,9 @@
 
   function sameKind(a, b) {
     if (a.nodeType !== b.nodeType || a.nodeName !== b.nodeName) return false;
-    return a.nodeType !== 1 || (a.id || "") === (b.id || "");
+    if (a.nodeType !== 1) return true;
+    // Elements without an id are told apart by their tag and first class.
+    return (a.id || "") === (b.id || "") && (a.classList[0] || "") === (b.classList[0] || "");
   }
 
   function syncAttributes(old, neu) {
@@ -89,6 +91,16 @@
         if (match && match.parentNode !== oldParent) match = null;
       } else if (cursor && sameKind(cursor, next)) {
         match = cursor;
+      } else if (cursor && next.nodeType === 1) {
+        // A few elements the answer no longer has may stand before the match (a message
+        // that went, a field left out): look a little ahead rather than redraw what
+        // follows; never past the focused control or an element the answer keeps.
+        var ahead = cursor;
+        for (var look = 0; ahead && look < 4; look++, ahead = ahead.nextSibling) {
+          if (ahead.nodeType === 1 && ahead.id && wanted[ahead.id]) break;
+          if (ahead !== cursor && sameKind(ahead, next)) { match = ahead; break; }
+          if (ahead.nodeType === 1 && ahead.contains(document.activeElement)) break;
+        }
       }
       if (match && next.nodeType === 1 && next.hasAttribute("data-keep")) {
         // The server left this one out: the page already shows it as it is.
@@ -134,7 +146,9 @@
       handleSwap: function (style, target, fragment) {
         if (style !== "morph") return false;
         morphChildren(target, fragment);
-        return [target];
+        // The new content for htmx to wire up (not the target itself: re-initialising it
+        // would drop the requests queued on it by hx-sync).
+        return Array.prototype.slice.call(target.children);
       }
     });
   }
