@@ -452,7 +452,7 @@ def test_a_typed_value_counts_the_profession_bonus(owner_client, gang):
     assert response.status_code == 200
     assert stored_points(gun)["rc"] == 2
     body = owner_client.post(act(gang, gun, "points"), points(gun, rc=1), **HX).content.decode()
-    assert "RC starts at 2: it can&#x27;t go lower." in attribute_box(body, "rc")
+    assert "RC starts at 2: it cannot go lower." in attribute_box(body, "rc")
     assert stored_points(gun)["rc"] == 2
 
 
@@ -460,7 +460,7 @@ def test_a_typed_value_counts_the_profession_bonus(owner_client, gang):
     ("typed", "attribute", "message"),
     [
         ({"str": 7}, "str", "Str can be at most 6."),
-        ({"str": 0}, "str", "Str starts at 1: it can&#x27;t go lower."),
+        ({"str": 0}, "str", "Str starts at 1: it cannot go lower."),
         ({"int": 6}, "int", "Only 3 points left: Int can go up to 4."),
         ({"int": 2, "str": 9}, "str", "Str can be at most 6."),
         ({"rc": "lots"}, "rc", "Enter a whole number."),

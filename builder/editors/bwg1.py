@@ -14,6 +14,8 @@ from typing import Any
 
 from django import forms
 from django.db.models import Max
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from builder import services
 from builder.editors.base import ActionContext, ActionForm, Editor, EntryForm
@@ -97,10 +99,10 @@ def _has_leader(gang: Gang) -> bool:
 class RecruitForm(ActionForm):
     """Recruit a member: the Leader first (recruitment order decides profession bonuses)."""
 
-    label = "Recruit"
+    label = _("Recruit")
 
-    name = forms.CharField(max_length=100, label="Name")
-    member_type = forms.ChoiceField(label="Type", choices=bwg1.SYSTEM.type_choices())
+    name = forms.CharField(max_length=100, label=_("Name"))
+    member_type = forms.ChoiceField(label=_("Type"), choices=bwg1.SYSTEM.type_choices())
 
     @classmethod
     def initial_for(cls, *, gang: Gang, member: Member | None, figures: Any) -> dict[str, Any]:
@@ -130,15 +132,15 @@ def _save(ctx: ActionContext, data: dict[str, Any], *fields: str) -> None:
 class DetailsForm(ActionForm):
     """Name, type and profession: each applies as soon as it changes."""
 
-    label = "Save"
+    label = _("Save")
     live = True
 
-    name = forms.CharField(max_length=100, required=False, label="Name")
-    member_type = forms.ChoiceField(label="Type", choices=bwg1.SYSTEM.type_choices())
+    name = forms.CharField(max_length=100, required=False, label=_("Name"))
+    member_type = forms.ChoiceField(label=_("Type"), choices=bwg1.SYSTEM.type_choices())
     profession = forms.ChoiceField(
-        label="Profession",
+        label=_("Profession"),
         required=False,
-        choices=[("", "— none —"), *bwg1.SYSTEM.profession_choices()],
+        choices=[("", _("— none —")), *bwg1.SYSTEM.profession_choices()],
     )
 
     @classmethod
@@ -178,7 +180,7 @@ def _point_changes() -> list[tuple[str, str]]:
 class PointsForm(ActionForm):
     """Attribute points: a - or + button (``change``), or the attributes typed in."""
 
-    label = "Set attributes"
+    label = _("Set attributes")
     live = True
 
     change = forms.ChoiceField(choices=_point_changes, required=False)
@@ -193,25 +195,46 @@ class PointsForm(ActionForm):
     def initial_for(cls, *, gang: Gang, member: Member | None, figures: Any) -> dict[str, Any]:
         return dict(getattr(figures, "attributes", {}) or {})
 
-    def attribute_rows(self) -> list[tuple[Any, forms.BoundField]]:
-        """Each attribute's figures (value, points spent, bonus) beside its number field."""
-        return [(a, self[a["id"]]) for a in self.figures.rows()]
+    def attribute_rows(self) -> list[tuple[Any, forms.BoundField, str, str]]:
+        """Each attribute's figures (value, points spent, bonus) beside its number field,
+        and what its - and + buttons say to a screen reader."""
+        return [
+            (
+                a,
+                self[a["id"]],
+                _("Take a point off %(attribute)s") % {"attribute": a["name"]},
+                _("Add a point to %(attribute)s") % {"attribute": a["name"]},
+            )
+            for a in self.figures.rows()
+        ]
 
     def _check_raise(self, attribute: str, wanted: int) -> None:
         report = self.figures
         label = bwg1.ATTRIBUTE_LABELS[attribute]
         current = report.attributes[attribute]
         if wanted > bwg1.ATTRIBUTE_MAX:
-            raise forms.ValidationError(f"{label} can be at most {bwg1.ATTRIBUTE_MAX}.", code="max")
+            raise forms.ValidationError(
+                _("%(attribute)s can be at most %(most)d.")
+                % {"attribute": label, "most": bwg1.ATTRIBUTE_MAX},
+                code="max",
+            )
         needed = wanted - current
         if needed > report.points_left:
             if report.points_left <= 0:
                 raise forms.ValidationError(
-                    "No attribute points left: take one off another attribute first."
+                    _("No attribute points left: take one off another attribute first.")
                 )
             raise forms.ValidationError(
-                f"Only {report.points_left} point{'s' if report.points_left != 1 else ''} "
-                f"left: {label} can go up to {current + report.points_left}."
+                ngettext(
+                    "Only %(n)d point left: %(attribute)s can go up to %(most)d.",
+                    "Only %(n)d points left: %(attribute)s can go up to %(most)d.",
+                    report.points_left,
+                )
+                % {
+                    "n": report.points_left,
+                    "attribute": label,
+                    "most": current + report.points_left,
+                }
             )
 
     def clean(self):
@@ -227,7 +250,8 @@ class PointsForm(ActionForm):
             if sign == "-":
                 if report.spent[attribute] <= 0:
                     raise forms.ValidationError(
-                        f"No points are spent on {label}: it is at its starting value."
+                        _("No points are spent on %(attribute)s: it is at its starting value.")
+                        % {"attribute": label}
                     )
                 deltas[attribute] = -1
             else:
@@ -242,7 +266,8 @@ class PointsForm(ActionForm):
                 if wanted < lowest:
                     self.add_error(
                         a,
-                        f"{bwg1.ATTRIBUTE_LABELS[a]} starts at {lowest}: it can't go lower.",
+                        _("%(attribute)s starts at %(lowest)d: it cannot go lower.")
+                        % {"attribute": bwg1.ATTRIBUTE_LABELS[a], "lowest": lowest},
                     )
                     continue
                 try:
@@ -272,7 +297,7 @@ class ItemForm(ActionForm):
     item = forms.ChoiceField(
         required=False,
         error_messages={
-            "invalid_choice": "That is not in your catalogue: choose one from the list."
+            "invalid_choice": _("That is not in your catalogue: choose one from the list.")
         },
     )
 
@@ -282,26 +307,28 @@ class ItemForm(ActionForm):
             return None
         item = self.catalogue.get(value, self.category)
         if item is None:
-            raise forms.ValidationError("That is not in your catalogue: choose one from the list.")
+            raise forms.ValidationError(
+                _("That is not in your catalogue: choose one from the list.")
+            )
         return item
 
 
 class AddWeaponForm(ItemForm):
-    label = "Add"
+    label = _("Add")
     category = Item.Category.WEAPON
 
     def setup(self) -> None:
         field = self.fields["item"]
-        field.label = "Add a weapon"
+        field.label = _("Add a weapon")
         field.choices = [
-            ("", "Add a weapon…"),
+            ("", _("Add a weapon…")),
             *self.catalogue.choices(self.category, weapon_label),
         ]
 
     def clean_item(self) -> Item:
         item = super().clean_item()
         if item is None:
-            raise forms.ValidationError("Choose a weapon from the list first.")
+            raise forms.ValidationError(_("Choose a weapon from the list first."))
         return item
 
     def apply(self, ctx: ActionContext) -> None:
@@ -312,7 +339,7 @@ class AddWeaponForm(ItemForm):
 
 
 class HorseForm(ItemForm):
-    label = "Set horse"
+    label = _("Set horse")
     category = Item.Category.HORSE
 
     @classmethod
@@ -322,8 +349,8 @@ class HorseForm(ItemForm):
 
     def setup(self) -> None:
         field = self.fields["item"]
-        field.label = "Horse"
-        field.choices = [("", "No horse"), *self.catalogue.choices(self.category, horse_label)]
+        field.label = _("Horse")
+        field.choices = [("", _("No horse")), *self.catalogue.choices(self.category, horse_label)]
 
     def apply(self, ctx: ActionContext) -> None:
         ctx.member.member_items.filter(item__category=self.category).delete()
@@ -332,14 +359,14 @@ class HorseForm(ItemForm):
 
 
 class RemoveWeaponForm(ActionForm):
-    label = "Remove"
+    label = _("Remove")
 
     member_item = forms.IntegerField(widget=forms.HiddenInput)
 
     def clean_member_item(self) -> int:
         pk = self.cleaned_data["member_item"]
         if not any(mi.pk == pk for mi in self.member.member_items.all()):
-            raise forms.ValidationError("That weapon is gone already: reload the page.")
+            raise forms.ValidationError(_("That weapon is gone already: reload the page."))
         return pk
 
     def apply(self, ctx: ActionContext) -> None:
@@ -349,9 +376,9 @@ class RemoveWeaponForm(ActionForm):
 class MoveForm(ActionForm):
     """Recruit earlier or later: recruitment order decides the first-of-profession bonus."""
 
-    label = "Move"
+    label = _("Move")
 
-    direction = forms.ChoiceField(choices=[("up", "Earlier"), ("down", "Later")])
+    direction = forms.ChoiceField(choices=[("up", _("Earlier")), ("down", _("Later"))])
 
     def apply(self, ctx: ActionContext) -> None:
         members = list(ctx.gang.members.select_for_update().order_by("position", "id"))
@@ -369,18 +396,26 @@ class MoveForm(ActionForm):
 
 
 class RemoveForm(ActionForm):
-    label = "Remove"
+    label = _("Remove")
 
     def apply(self, ctx: ActionContext) -> None:
         ctx.member.delete()
 
 
 def weapon_label(w: Item) -> str:
-    return f"{w.name} (level {w.stats.get('level', '?')}, {w.stats.get('kind', '?')})"
+    return _("%(name)s (level %(level)s, %(kind)s)") % {
+        "name": w.name,
+        "level": w.stats.get("level", "?"),
+        "kind": w.stats.get("kind", "?"),
+    }
 
 
 def horse_label(h: Item) -> str:
-    return f'{h.name} ({h.stats.get("xp", "?")} XP, {h.stats.get("speed", "?")}")'
+    return _('%(name)s (%(xp)s XP, %(speed)s")') % {
+        "name": h.name,
+        "xp": h.stats.get("xp", "?"),
+        "speed": h.stats.get("speed", "?"),
+    }
 
 
 class Bwg1Editor(Editor):
@@ -417,11 +452,12 @@ class Bwg1Editor(Editor):
     def all_good(self, evaluated: Any) -> str:
         left = sum(max(r.points_left, 0) for r in evaluated.report.members.values())
         if left:
-            return (
-                f"Nothing to fix: the gang is legal. {left} attribute point"
-                f"{'s are' if left != 1 else ' is'} not spent yet."
-            )
-        return "Nothing to fix: the gang is legal and every attribute point is spent."
+            return ngettext(
+                "Nothing to fix: the gang is legal. %(n)d attribute point is not spent yet.",
+                "Nothing to fix: the gang is legal. %(n)d attribute points are not spent yet.",
+                left,
+            ) % {"n": left}
+        return _("Nothing to fix: the gang is legal and every attribute point is spent.")
 
 
 EDITOR = Bwg1Editor()
