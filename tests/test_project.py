@@ -100,11 +100,13 @@ def test_serve_migrates_loads_content_and_serves_a_fresh_database(tmp_path):
     db = tmp_path / "fresh.sqlite3"
     port = _free_port()
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "DEBUG": "1"}
+    # The server's output goes to a file: a pipe nobody reads would fill and stop it.
+    log = (tmp_path / "serve.log").open("w+b")
     process = subprocess.Popen(
         [sys.executable, "manage.py", "serve", f"127.0.0.1:{port}", "--noreload"],
         cwd=ROOT,
         env=env,
-        stdout=subprocess.PIPE,
+        stdout=log,
         stderr=subprocess.STDOUT,
         start_new_session=True,
     )
@@ -119,8 +121,8 @@ def test_serve_migrates_loads_content_and_serves_a_fresh_database(tmp_path):
                 if process.poll() is not None:
                     break
                 time.sleep(0.25)
-        assert "Build your gang" in body, process.stdout.read().decode() if body == "" else body
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/static/css/app.css") as r:
+        assert "Build your gang" in body, (tmp_path / "serve.log").read_text() or body
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/static/css/app.css", timeout=10) as r:
             assert r.status == 200
         with sqlite3.connect(db) as conn:
             names = {n for (n,) in conn.execute("SELECT name FROM builder_item")}
@@ -129,6 +131,7 @@ def test_serve_migrates_loads_content_and_serves_a_fresh_database(tmp_path):
     finally:
         os.killpg(process.pid, 15)
         process.wait(timeout=10)
+        log.close()
 
 
 def test_validate_roster_runs_on_a_freshly_migrated_database(tmp_path):
