@@ -6,7 +6,9 @@ Builds a throwaway test database (SQLite in memory, or a ``test_*`` database on 
 server named by DATABASE_URL), a legal gang of ``--members`` members, and times:
 
 - the htmx update: POST one attribute point (as the + and - buttons do) with HX-Request,
-  through the whole Django stack (middleware, service, rules, template fragment);
+  through the whole Django stack (middleware, service, rules, template fragment), from a
+  page that says nothing of what it shows (every part drawn: bench_editors.py measures
+  the answer a real page gets);
 - the full builder page (GET);
 - the rules engine alone (evaluate the roster dict);
 - the gang sheet PDF (WeasyPrint).
@@ -79,11 +81,12 @@ def main() -> None:
         client = Client()
         client.force_login(user)
         page_url = reverse("gang_detail", args=[gang.pk])
-        points_url = reverse("member_points", args=[gang.pk, leader.pk])
+        points_url = reverse("member_action", args=[gang.pk, leader.pk, "points"])
         changes = iter(["mc:-", "mc:+"] * (args.iterations + 10))
 
         def htmx_update():
-            response = client.post(points_url, {"change": next(changes)}, HTTP_HX_REQUEST="true")
+            data = {f"m{leader.pk}-points-change": next(changes), "open": leader.pk}
+            response = client.post(points_url, data, HTTP_HX_REQUEST="true")
             assert response.status_code == 200 and b"field-error" not in response.content
 
         def full_page():
