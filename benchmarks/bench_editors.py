@@ -33,10 +33,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gangfight_site.settings")
-os.environ["DEBUG"] = "0"
-os.environ.setdefault("SECRET_KEY", "benchmark-only-" + "x" * 40)
-os.environ.setdefault("ALLOWED_HOSTS", "testserver")
-os.environ.setdefault("SECURE_COOKIES", "0")
 
 from benchmarks.bench_builder import timed  # noqa: E402
 
@@ -101,6 +97,12 @@ def main() -> None:
     parser.add_argument("--systems", nargs="*", default=None)
     args = parser.parse_args()
 
+    # DEBUG off, as in production (set here, not on import: the tests import grown() and
+    # change_for() from this module and must not inherit a production environment).
+    os.environ["DEBUG"] = "0"
+    os.environ.setdefault("SECRET_KEY", "benchmark-only-" + "x" * 40)
+    os.environ.setdefault("ALLOWED_HOSTS", "testserver")
+    os.environ.setdefault("SECURE_COOKIES", "0")
     import django
     from django.conf import settings
 

@@ -717,7 +717,7 @@ def test_export_read_import_round_trip(owner_client, owner, gang):
     )
     assert check_roster(roster) == []
     copy = services.import_gang(owner, roster)
-    assert copy.system == "rivals" and copy.name == "Red Jack's Gang"
+    assert copy.system == "rivals" and copy.name == "Red Jack's Gang (2)"  # the name is taken
     original, imported = evaluate_gang(gang).report, evaluate_gang(copy).report
     assert imported.total == original.total == 30
     assert [f.code for f in imported.findings] == [f.code for f in original.findings]

@@ -165,5 +165,14 @@ def test_the_gang_pages_have_the_print_menu(owner_client, gang, page):
     assert 'data-testid="print-menu"' in html
     assert 'name="kind" value="cards"' in html and 'name="paper" value="letter"' in html
     assert 'name="fronts_only"' in html and "Making your PDF" in html
-    for member in gang.members.all():
-        assert f'<option value="{member.pk}">{member.name}</option>' in html
+    members = list(gang.members.all())
+    if page == "gang_shared":
+        for member in members:
+            assert f'<option value="{member.pk}">{member.name}</option>' in html
+        return
+    # In the builder, one member's card is printed from its panel.
+    for member in members:
+        url = reverse(page, args=[arg])
+        html = owner_client.get(url, {"open": member.pk}).content.decode()
+        assert f"print/?kind=cards&amp;member={member.pk}" in html
+        assert f"Print {member.name}\u2019s card" in html

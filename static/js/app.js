@@ -279,6 +279,9 @@
           link.click();
           setTimeout(function () { URL.revokeObjectURL(link.href); link.remove(); }, 1000);
           form.dataset.lastPdf = link.download;
+          // A menu over the page (the builder's bar) closes once its PDF is on its way.
+          var menu = form.closest("details.print-menu[id]");
+          if (menu) menu.open = false;
         });
       })
       .catch(function () {
@@ -289,5 +292,18 @@
         button.disabled = false;
         form.removeAttribute("aria-busy");
       });
+  });
+})();
+
+/* The builder bar's Print menu drops down over the page: a tap elsewhere or Escape closes it. */
+(function () {
+  "use strict";
+  function openMenus() { return document.querySelectorAll("details.print-menu[id][open]"); }
+  document.addEventListener("click", function (event) {
+    openMenus().forEach(function (menu) { if (!menu.contains(event.target)) menu.open = false; });
+  });
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Escape") return;
+    openMenus().forEach(function (menu) { menu.open = false; menu.querySelector("summary").focus(); });
   });
 })();

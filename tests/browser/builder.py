@@ -101,8 +101,19 @@ def visitor_page(browser, url: str):
 def print_from_menu(
     page: Page, kind: str, *, paper: str = "a4", fronts_only: bool = False, member: str = ""
 ) -> bytes:
-    """Make a PDF with the gang page's Print menu; return the downloaded file's bytes."""
+    """Make a PDF with the gang page's Print menu; return the downloaded file's bytes.
+
+    ``member``: one member's cards instead, from the "Print … card" link in the member's
+    panel (on a share page, the menu's own "Cards of" list)."""
     menu = page.locator('[data-testid="print-menu"]')
+    if member and page.locator('[data-testid="summary-bar"]').count():
+        if menu.get_attribute("open") is not None:
+            menu.locator("summary").click()  # close the menu: it covers the roster
+        open_member(page, member)
+        with page.expect_download() as download_info:
+            page.locator('[data-testid="print-member"]').click()
+        with open(download_info.value.path(), "rb") as pdf:
+            return pdf.read()
     if menu.get_attribute("open") is None:
         menu.locator("summary").click()
     menu.locator(f'input[name="kind"][value="{kind}"]').check()

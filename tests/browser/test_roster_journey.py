@@ -48,7 +48,8 @@ def test_import_a_roster_see_its_findings_and_export_it(page: Page, live_server,
     page.goto(live_server.url + "/gangs/import/")
     page.fill("#id_text", exported.read_text())
     page.click('[data-testid="import"]')
-    expect(page.locator('[data-testid="gang-name"]')).to_have_text(roster["name"])
+    # The name is taken by the gang it came from: the copy is "(2)".
+    expect(page.locator('[data-testid="gang-name"]')).to_have_text(f"{roster['name']} (2)")
     assert Gang.objects.filter(system="gf26").count() == 2
     page.goto(live_server.url + "/gangs/")
     expect(page.locator('[data-testid="gang-list"] li')).to_have_count(2)
