@@ -15,6 +15,7 @@ from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib import messages
+from django.core.cache import cache
 from django.db.models import Count, Prefetch, ProtectedError, Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
@@ -37,6 +38,7 @@ from builder.forms import (
 )
 from builder.models import ContentPack, Gang, Item, Member, MemberItem
 from builder.roster import evaluate_gang, export_roster, gang_roster, members_with_items
+from builder.templatetags.builder_fields import Ledger
 from rules import all_systems, get_system
 from rules.roster import RosterFileError, write_roster
 
@@ -163,20 +165,11 @@ def _builder_context(
     rows = _rows(editor, evaluated)
     keys = _row_keys(rows, open_id)
     known: dict[int, tuple] = {}
-    page_shown = findings_shown = False
     if request.htmx and not request.htmx.history_restore_request:
         shown_version, shown_open = rows_module.parse_known(request)
         start_version, start = before if before is not None else (gang.version, None)
         if shown_version is not None and shown_version == start_version:
             known = _row_keys(rows if start is None else _rows(editor, start), shown_open)
-            # Parts a member's change or opening a member never changes (the Print menu,
-            # the settings and packs forms unless they have errors) stay as the page has them.
-            page_shown = before is not None or request.method == "GET"
-            same = start is None or (
-                start.report.findings == evaluated.report.findings
-                and editor.all_good(start) == editor.all_good(evaluated)
-            )
-            findings_shown = page_shown and same
     open_row = None
     for position, row in enumerate(rows, start=1):
         member, figures = row["member"], row["r"]
@@ -205,8 +198,6 @@ def _builder_context(
         "evaluated": evaluated,
         "rows": rows,
         "open_row": open_row,
-        "page_shown": page_shown,
-        "findings_shown": findings_shown,
         "open_id": open_row["member"].pk if open_row else "",
         "page_url": page_url,
         "gang_forms": gang_forms,
@@ -236,6 +227,23 @@ def _compact(html: str) -> str:
     )
 
 
+PARTS_SECONDS = 3600
+
+
+def _parts_key(gang_id: int, version: int, open_id: Any) -> str:
+    return f"builder-parts:{gang_id}:{version}:{open_id or ''}"
+
+
+def _shown_parts(request: HttpRequest, gang: Gang) -> dict[str, str]:
+    """What the page that asked shows of each {% keep %} part (its digests), if known."""
+    if not request.htmx or request.htmx.history_restore_request:
+        return {}
+    shown_version, shown_open = rows_module.parse_known(request)
+    if shown_version is None:
+        return {}
+    return cache.get(_parts_key(gang.pk, shown_version, shown_open)) or {}
+
+
 def _page_url(gang: Gang, open_id: int | None) -> str:
     url = reverse("gang_detail", args=[gang.pk])
     return f"{url}?open={open_id}#member-{open_id}" if open_id else url
@@ -252,7 +260,11 @@ def _render_builder(
     if request.htmx:
         template += "#builder"
     context = _builder_context(request, gang, open_id=open_id, **kwargs)
+    # The parts of the page drawn in {% keep %}: what the page shows of them is recorded
+    # when they are drawn, and an answer leaves out those it shows as they are.
+    context["fragments"] = ledger = Ledger(_shown_parts(request, gang))
     response = render(request, template, context)
+    cache.set(_parts_key(gang.pk, gang.version, context["open_id"]), ledger.seen, PARTS_SECONDS)
     if request.htmx:
         response.content = _compact(response.content.decode())
     if request.htmx and request.method == "POST":

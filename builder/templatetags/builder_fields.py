@@ -10,6 +10,8 @@ widget falls back to Django's own drawing.
 
 from __future__ import annotations
 
+import hashlib
+import re
 from typing import Any
 
 from django import forms, template
@@ -159,3 +161,55 @@ def field(bf: BoundField) -> SafeString:
             "<fieldset{}>{}{}{}{}</fieldset>", described, legend, help_text, errors, widget
         )
     return format_html("{}{}{}{}", _label(bf), help_text, errors, widget)
+
+
+@register.simple_tag
+def widget(bf: BoundField) -> SafeString:
+    """The field's widget alone, like ``{{ bound_field }}``."""
+    return _widget(bf) or bf.as_widget()
+
+
+_CSRF_FIELD = re.compile(r'<input type="hidden" name="csrfmiddlewaretoken" value="[^"]*">')
+
+
+class Ledger:
+    """What one answer of the builder draws, part by part, and what the page it goes to
+    already shows (``known``: each part's digest, as recorded when that page was drawn)."""
+
+    def __init__(self, known: dict[str, str] | None = None):
+        self.known = known or {}
+        self.seen: dict[str, str] = {}
+
+
+class KeepNode(template.Node):
+    def __init__(self, tag: Any, id_parts: list[Any], nodelist: template.NodeList):
+        self.tag, self.id_parts, self.nodelist = tag, id_parts, nodelist
+
+    def render(self, context: template.Context) -> str:
+        html = self.nodelist.render(context)
+        ledger = context.get("fragments")
+        if not isinstance(ledger, Ledger):
+            return html
+        part_id = "".join(str(part.resolve(context)) for part in self.id_parts)
+        # A form's CSRF field differs in every drawing (it is masked anew): not a change.
+        digest = hashlib.blake2b(_CSRF_FIELD.sub("", html).encode(), digest_size=12).hexdigest()
+        ledger.seen[part_id] = digest
+        if ledger.known.get(part_id) == digest:
+            tag = self.tag.resolve(context)
+            return format_html('<{} id="{}" data-keep></{}>', tag, part_id, tag)
+        return html
+
+
+@register.tag
+def keep(parser, token):
+    """``{% keep "li" "roster-add" %}<li id="roster-add">…</li>{% endkeep %}``: a part of
+    the builder (one element, with that tag and id) that an htmx answer leaves out when the
+    page already shows it exactly so (``static/js/app.js`` keeps a ``data-keep`` element
+    as it is). The id may come in pieces: ``{% keep "details" "notes-" m.pk %}``."""
+    bits = token.split_contents()
+    if len(bits) < 3:
+        raise template.TemplateSyntaxError("{% keep %} takes a tag name and an id")
+    nodelist = parser.parse(("endkeep",))
+    parser.delete_first_token()
+    parts = [parser.compile_filter(bit) for bit in bits[2:]]
+    return KeepNode(parser.compile_filter(bits[1]), parts, nodelist)
