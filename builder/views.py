@@ -25,7 +25,6 @@ from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
 from builder import printing, services
-from builder import rows as rows_module
 from builder.editors import Catalogue, get_editor
 from builder.editors.bwg1 import WeaponForm
 from builder.forms import (
@@ -38,6 +37,7 @@ from builder.forms import (
 )
 from builder.models import ContentPack, Gang, Item, Member, MemberItem
 from builder.roster import evaluate_gang, export_roster, gang_roster, members_with_items
+from builder.rows import parse_known, row_html
 from builder.templatetags.builder_fields import Ledger
 from rules import all_systems, get_system
 from rules.roster import RosterFileError, write_roster
@@ -166,7 +166,7 @@ def _builder_context(
     keys = _row_keys(rows, open_id)
     known: dict[int, tuple] = {}
     if request.htmx and not request.htmx.history_restore_request:
-        shown_version, shown_open = rows_module.parse_known(request)
+        shown_version, shown_open = parse_known(request)
         start_version, start = before if before is not None else (gang.version, None)
         if shown_version is not None and shown_version == start_version:
             known = _row_keys(rows if start is None else _rows(editor, start), shown_open)
@@ -176,7 +176,7 @@ def _builder_context(
         pk = member.pk
         row["keep"] = known.get(pk) == keys[pk]
         if not row["keep"]:
-            row["html"] = rows_module.row_html(row, position, page_url, pk == open_id)
+            row["html"] = row_html(row, position, page_url, pk == open_id)
         if pk == open_id:
             forms = editor.member_forms(gang, member, figures, catalogue)
             if failed is not None and failed.member is not None:
@@ -238,7 +238,7 @@ def _shown_parts(request: HttpRequest, gang: Gang) -> dict[str, str]:
     """What the page that asked shows of each {% keep %} part (its digests), if known."""
     if not request.htmx or request.htmx.history_restore_request:
         return {}
-    shown_version, shown_open = rows_module.parse_known(request)
+    shown_version, shown_open = parse_known(request)
     if shown_version is None:
         return {}
     return cache.get(_parts_key(gang.pk, shown_version, shown_open)) or {}

@@ -499,9 +499,22 @@ class PerksForm(ActionForm):
     def initial_for(cls, *, gang: Gang, member: Member | None, figures: Any) -> dict[str, Any]:
         return {"perks": list(getattr(figures, "perk_ids", []))}
 
-    def boxes(self) -> list[tuple[Any, str]]:
-        """Each perk's checkbox with its rule (without the flavour text)."""
-        return [(box, PERK_RULES.get(box.data["value"], "")) for box in self["perks"]]
+    def boxes(self) -> list[dict[str, Any]]:
+        """Each perk's checkbox (as Django would draw it, without a template per box) with
+        its rule (without the flavour text)."""
+        field = self["perks"]
+        chosen = {str(v) for v in (field.value() or [])}
+        return [
+            {
+                "id": f"{field.auto_id}_{i}",
+                "name": field.html_name,
+                "value": value,
+                "label": label,
+                "checked": str(value) in chosen,
+                "rule": PERK_RULES.get(value, ""),
+            }
+            for i, (value, label) in enumerate(self.fields["perks"].choices)
+        ]
 
     def apply(self, ctx: ActionContext) -> None:
         chosen = set(self.cleaned_data["perks"])

@@ -42,6 +42,17 @@ def version(page: Page) -> int:
     return int(page.evaluate("document.getElementById('builder').dataset.version"))
 
 
+def answered(page: Page, act: Callable[[], None]) -> None:
+    """Do ``act`` (one change) and wait until its answer is on the page, live."""
+    settled(page)
+    before = version(page)
+    act()
+    page.wait_for_function(
+        "v => Number(document.getElementById('builder').dataset.version) > v", arg=before
+    )
+    settled(page)
+
+
 def keeps_place(page: Page, control: Locator, act: Callable[[], None]) -> None:
     """Do ``act`` (a change made with ``control``) and wait for its answer; then the page has
     not jumped (the control is where it was on the screen, and so is the scroll) and the

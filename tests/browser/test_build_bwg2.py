@@ -11,14 +11,13 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.builder import (
+    answered,
     keeps_place,
     member_row,
     new_gang,
     no_horizontal_scroll,
     open_member,
     panel,
-    settled,
-    version,
     visitor_page,
 )
 
@@ -31,19 +30,9 @@ GUNHAND_OPTION = "Tranquility Gunhand (Outlaws Minion, 40 XP) · sample"
 SNAKE_OIL = "Snake Oil (10 Fame) · sample"
 
 
-def changed(page: Page, act) -> None:
-    """Do a change and wait until the builder of the next version is live."""
-    before = version(page)
-    act()
-    page.wait_for_function(
-        "v => Number(document.getElementById('builder').dataset.version) > v", arg=before
-    )
-    settled(page)
-
-
 def pick_card(page: Page, option: str, name: str) -> None:
     """One pick in the card library: the member is in the roster, and open."""
-    changed(page, lambda: page.select_option("#id_add_card-card", label=option))
+    answered(page, lambda: page.select_option("#id_add_card-card", label=option))
     expect(member_row(page, name)).to_have_count(1)
     expect(member_row(page, name)).to_have_class(re.compile(r"\bis-open\b"))
     expect(panel(page).locator(".member-name")).to_have_text(name)
@@ -87,7 +76,7 @@ def test_a_legal_gang_in_five_picks_and_live_controls_that_keep_their_place(
     # A name is sent when the field is left (no Save button); the focus moves on with Tab.
     name = leader.locator("input[name$='-rename-name']")
     name.fill("Mal")
-    changed(page, lambda: name.press("Tab"))
+    answered(page, lambda: name.press("Tab"))
     expect(member_row(page, "Mal")).to_have_count(1)
     expect(panel(page).locator(".member-name")).to_have_text("Mal")
     expect(panel(page).locator(".bwg2-card-name")).to_have_text(f"Card: {REINHOLDT}")
@@ -122,7 +111,7 @@ def test_a_legal_gang_in_five_picks_and_live_controls_that_keep_their_place(
     for minion in gunhands[:3]:
         team = open_member(page, minion).locator("input[name$='-team-team']")
         team.fill("Gunhands")
-        changed(page, lambda team=team: team.press("Tab"))
+        answered(page, lambda team=team: team.press("Tab"))
         expect(member_row(page, minion).locator(".row-kind")).to_have_text("Minion · Team Gunhands")
     expect(page.locator('.finding[data-code="bwg2.team_of_one"]')).to_have_count(0)
 
@@ -134,7 +123,7 @@ def test_a_legal_gang_in_five_picks_and_live_controls_that_keep_their_place(
     expect(duplicate).not_to_contain_text("key")
     expect(status).to_contain_text("Illegal")
     page.once("dialog", lambda dialog: dialog.accept())  # "Remove … from the gang?"
-    changed(page, panel(page).locator('[data-testid="remove"]').click)
+    answered(page, panel(page).locator('[data-testid="remove"]').click)
     expect(member_row(page, REINHOLDT)).to_have_count(0)
     expect(status).to_contain_text("Legal")
 
@@ -142,7 +131,7 @@ def test_a_legal_gang_in_five_picks_and_live_controls_that_keep_their_place(
     card_panel = open_member(page, gunhands[2])
     card_panel.locator('[data-testid="edit"]').click()
     card_panel.locator("input[name$='-edit_card-xp']").fill("45")
-    changed(page, card_panel.locator('[data-testid="edit_card"]').click)
+    answered(page, card_panel.locator('[data-testid="edit_card"]').click)
     expect(fame).to_have_text("365")
     expect(panel(page).locator('.finding[data-code="bwg2.team_mismatch"]')).to_be_visible()
 

@@ -5,7 +5,6 @@ Leader; break the limit and fix it with a preset; and the same with JavaScript o
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -14,6 +13,7 @@ from builder.models import Gang
 from builder.roster import evaluate_gang, export_roster
 from rules.roster import check_roster
 from tests.browser.builder import (
+    answered,
     keeps_place,
     member_row,
     new_gang,
@@ -22,7 +22,6 @@ from tests.browser.builder import (
     panel,
     settled,
     sign_up,
-    version,
     visitor_page,
 )
 
@@ -33,16 +32,6 @@ VETERAN = "Human Veteran (Veteran) · 65 pts · sample"
 BOWMAN = "Human Bowman (Regular) · 45 pts · sample"
 ORC = "Orc Brave (Regular) · 50 pts · sample"
 TROLL = "Troll (Veteran) · 150 pts · sample"
-
-
-def applied(page: Page, act: Callable[[], None]) -> None:
-    """Do ``act`` (one change) and wait until its answer is on the page."""
-    before = version(page)
-    act()
-    page.wait_for_function(
-        "v => Number(document.getElementById('builder').dataset.version) > v", arg=before
-    )
-    settled(page)
 
 
 def add_model(page: Page, profile_label: str, name: str) -> None:
@@ -57,7 +46,7 @@ def add_model(page: Page, profile_label: str, name: str) -> None:
 def rename(page: Page, name: str) -> None:
     field = panel(page).locator('input[name$="-rename-name"]')
     field.fill(name)
-    applied(page, lambda: field.press("Tab"))  # leaving the field applies it
+    answered(page, lambda: field.press("Tab"))  # leaving the field applies it
     expect(member_row(page, name)).to_have_class(re.compile(r"\bis-open\b"))
     settled(page)
 
@@ -66,7 +55,7 @@ def tick(page: Page, *perks: str, count: str) -> None:
     """Tick (or untick) perks in the open panel, each applied as it is ticked."""
     for perk in perks:
         box = panel(page).locator(f'input[type="checkbox"][value="{perk}"]')
-        applied(page, box.click)
+        answered(page, box.click)
     expect(panel(page).locator('[data-testid="perk-count"]')).to_have_text(count)
     settled(page)
 
@@ -116,13 +105,13 @@ def test_build_a_legal_gf26_party_on_a_phone(page: Page, live_server, browser):
     # field is left), then another model added; its panel opens instead.
     unit = panel(page).locator('input[name$="-unit-unit"]')
     unit.fill("Archers")
-    applied(page, lambda: unit.press("Tab"))
+    answered(page, lambda: unit.press("Tab"))
     add_model(page, BOWMAN, "Human Bowman 2")
     tick(page, "marksman", count="1 of 1")
     unit = panel(page).locator('input[name$="-unit-unit"]')
     unit.fill("Archers")
-    applied(page, lambda: unit.press("Tab"))
-    applied(page, panel(page).locator('input[name$="-unit-unit_leader"]').check)
+    answered(page, lambda: unit.press("Tab"))
+    answered(page, panel(page).locator('input[name$="-unit-unit_leader"]').check)
     expect(panel(page).locator('[data-testid="unit-status"]')).to_have_text("(leads it)")
     add_model(page, ORC, "Orc Brave")
     tick(page, "fearless", count="1 of 1")

@@ -14,14 +14,13 @@ from playwright.sync_api import Page, expect
 
 from rules.systems import rivals
 from tests.browser.builder import (
+    answered,
     keeps_place,
     member_row,
     new_gang,
     no_horizontal_scroll,
     open_member,
     panel,
-    settled,
-    version,
     visitor_page,
 )
 from tests.browser.test_journey import sign_up
@@ -29,17 +28,6 @@ from tests.browser.test_journey import sign_up
 pytestmark = pytest.mark.browser
 
 ROWS = tuple(rivals.ROWS)
-
-
-def answered(page: Page, act) -> None:
-    """Do ``act`` and wait until its answer is on the page."""
-    settled(page)
-    before = version(page)
-    act()
-    page.wait_for_function(
-        "v => Number(document.getElementById('builder').dataset.version) > v", arg=before
-    )
-    settled(page)
 
 
 def add_outlaw(page: Page, name: str, number: int) -> None:
