@@ -4,11 +4,13 @@ real change, at 5, 20 and 50 members, against a trivial view of the same stack.
     uv run python benchmarks/bench_editors.py [--iterations 200] [--members 5 20 50]
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test uv run python benchmarks/bench_editors.py
 
-DEBUG is off (as in production: cached templates). Builds a throwaway test database (SQLite
-in memory, or a ``test_*`` database on the server named by DATABASE_URL), imports each
-system's first legal example from ``docs/examples/``, grown to each size with copies of its
-members (one leader kept: ``grown()``), and times through Django's test client (the whole
-stack: middleware, session, view, service in its transaction, rules engine, template):
+DEBUG is off and the process is settled (``gangfight_site.startup.settle``), as in
+production: cached templates, and what every request uses out of the garbage collector's
+way. Builds a throwaway test database (SQLite in memory, or a ``test_*`` database on the
+server named by DATABASE_URL), imports each system's first legal example from
+``docs/examples/``, grown to each size with copies of its members (one leader kept:
+``grown()``), and times through Django's test client (the whole stack: middleware,
+session, view, service in its transaction, rules engine, template):
 
 - **page**: GET of the builder page with nothing open;
 - **open**: the htmx GET that opens the first member (its panel, the summary, the rows
@@ -125,6 +127,10 @@ def main() -> None:
     from rules.roster import read_roster
 
     clear_url_caches()
+    # As gangfight_site/wsgi.py does before a server's first request.
+    from gangfight_site.startup import settle
+
+    settle()
     examples = sorted((ROOT / "docs" / "examples").glob("*-legal-*.json"))
     old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
     hx = {"HTTP_HX_REQUEST": "true"}

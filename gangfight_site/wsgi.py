@@ -8,3 +8,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gangfight_site.settings")
 os.environ.setdefault("DEBUG", "0")
 
 application = get_wsgi_application()
+
+from gangfight_site.startup import settle  # noqa: E402  (needs the app loaded)
+
+settle()
