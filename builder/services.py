@@ -123,7 +123,10 @@ def run_action(form, *, user) -> Any:
         ctx = ActionContext(gang=gang, user=user, catalogue=form.catalogue, member=member)
         form.apply(ctx)
         record_rolls(ctx, action=form.label)
-        _touch(gang)
+        # The row is locked: its version is this change's, plus one (no read-back needed).
+        gang.version += 1
+        gang.updated = timezone.now()
+        Gang.objects.filter(pk=gang.pk).update(version=gang.version, updated=gang.updated)
         # The page is drawn from the caller's gang: give it what the action changed.
         for field in ("name", "limit", "data", "version", "updated"):
             setattr(form.gang, field, getattr(gang, field))

@@ -156,3 +156,22 @@ def test_validate_roster_runs_on_a_freshly_migrated_database(tmp_path):
     unreadable = manage("validate_roster", str(broken))
     assert unreadable.returncode == 2
     assert "line 1, column 2: not valid JSON" in unreadable.stderr
+
+
+def test_a_server_process_settles_before_its_first_request():
+    """wsgi.py loads every view and the builder's templates, then freezes them out of the
+    garbage collector's sight (long full collections were the builder's slowest answers)."""
+    import gc
+
+    from gangfight_site.startup import settle
+
+    thresholds = gc.get_threshold()
+    try:
+        settle()
+        assert gc.get_freeze_count() > 10_000
+        assert gc.get_threshold()[0] > thresholds[0]
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*thresholds)
+    wsgi = (ROOT / "gangfight_site" / "wsgi.py").read_text()
+    assert wsgi.index("get_wsgi_application()") < wsgi.index("settle()")
