@@ -5,7 +5,7 @@ Views read the request, call one of these, and render. Nothing here reads a requ
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.db import transaction
@@ -290,18 +290,27 @@ def import_gang(owner, roster: Mapping[str, Any]) -> Gang:
     return gang
 
 
-def free_name(owner, name: str) -> str:
-    """``name``, or when the owner has a gang called that already, "name (2)", "name (3)"…"""
-    taken = set(
-        Gang.objects.filter(owner=owner, name__istartswith=name[:90]).values_list("name", flat=True)
-    )
+def numbered_name(taken: Iterable[str], name: str, form: str = "{name} {n}") -> str:
+    """``name``, or "name 2", "name 3"… (``form``) when it is taken, whatever the case."""
     taken = {t.casefold() for t in taken}
     if name.casefold() not in taken:
         return name
     n = 2
-    while f"{name[:90]} ({n})".casefold() in taken:
+    while form.format(name=name, n=n).casefold() in taken:
         n += 1
-    return f"{name[:90]} ({n})"
+    return form.format(name=name, n=n)
+
+
+def member_name(gang: Gang, name: str) -> str:
+    """A new member's name: ``name``, numbered when a member of the gang has it already."""
+    return numbered_name(gang.members.values_list("name", flat=True), name)
+
+
+def free_name(owner, name: str) -> str:
+    """A gang's name for ``owner``: ``name``, or "name (2)", "name (3)"… if it is taken."""
+    name = name[:90]
+    taken = Gang.objects.filter(owner=owner, name__istartswith=name).values_list("name", flat=True)
+    return numbered_name(taken, name, "{name} ({n})")
 
 
 def _catalogue_item(

@@ -24,7 +24,7 @@ from jsonschema import Draft202012Validator
 
 from builder.editors.base import ActionContext, ActionForm, Editor, EntryForm, mark
 from builder.models import Item, Member
-from builder.services import append_member
+from builder.services import append_member, member_name
 from rules.systems import bwg2
 
 SAMPLES_FILE = Path(__file__).with_name("bwg2_samples.json")
@@ -429,17 +429,6 @@ class ExtraForm(EntryForm):
 # --------------------------------------------------------------------------- helpers
 
 
-def _unique_name(ctx: ActionContext, name: str) -> str:
-    """The name, numbered if a member already has it (minions come in crowds)."""
-    taken = set(ctx.gang.members.values_list("name", flat=True))
-    if name not in taken:
-        return name
-    n = 2
-    while f"{name} {n}" in taken:
-        n += 1
-    return f"{name} {n}"
-
-
 def _data(ctx: ActionContext) -> dict[str, Any]:
     return copy.deepcopy(ctx.member.data) if isinstance(ctx.member.data, dict) else {}
 
@@ -516,7 +505,7 @@ class AddCardForm(ActionForm):
         data = ctx.system.new_member(card=item.roster_entry())
         if _is_hero_card(data["card"]) and not _has_leader(ctx):
             data["leader"] = True
-        member = append_member(ctx.gang, name=_unique_name(ctx, item.name), data=data)
+        member = append_member(ctx.gang, name=member_name(ctx.gang, item.name), data=data)
         ctx.opened = member
 
 
@@ -563,7 +552,7 @@ class AddBlankForm(ActionForm):
             )
         else:
             card.update(name=f"New {bwg2.LEVELS[kind]['name']}", level=kind)
-        member = append_member(ctx.gang, name=_unique_name(ctx, card["name"]), data=data)
+        member = append_member(ctx.gang, name=member_name(ctx.gang, card["name"]), data=data)
         ctx.opened = member
 
 
@@ -763,7 +752,7 @@ class DuplicateForm(ActionForm):
         data = _data(ctx)
         data["leader"] = False
         data["extras"] = []
-        member = append_member(ctx.gang, name=_unique_name(ctx, ctx.member.name), data=data)
+        member = append_member(ctx.gang, name=member_name(ctx.gang, ctx.member.name), data=data)
         ctx.opened = member
 
 

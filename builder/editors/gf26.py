@@ -328,17 +328,6 @@ def _equipment_label(item: Item) -> str:
     }
 
 
-def _free_name(taken: set[str], name: str) -> str:
-    """``name``, or “name 2”, “name 3”... if a model of the party is called that already."""
-    taken = {t.casefold() for t in taken}
-    if name.casefold() not in taken:
-        return name
-    n = 2
-    while f"{name} {n}".casefold() in taken:
-        n += 1
-    return f"{name} {n}"
-
-
 # --------------------------------------------------------------------------- gang actions
 
 
@@ -377,7 +366,7 @@ class AddMemberForm(ActionForm):
         }
         name = self.cleaned_data["name"].strip()
         if not name:
-            name = _free_name(set(ctx.gang.members.values_list("name", flat=True)), item.name)
+            name = services.member_name(ctx.gang, item.name)
         member = services.append_member(ctx.gang, name=name, data=data)
         ctx.opened = member
 

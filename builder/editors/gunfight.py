@@ -84,17 +84,6 @@ def _name(value: str) -> str:
     return value.strip()
 
 
-def _unique_name(ctx: ActionContext, name: str) -> str:
-    """The name, numbered if a member of the side already has it ("Gunfighter 2")."""
-    taken = set(ctx.gang.members.values_list("name", flat=True))
-    if name not in taken:
-        return name
-    n = 2
-    while f"{name} {n}" in taken:
-        n += 1
-    return f"{name} {n}"
-
-
 def describe_character(data: dict[str, Any], name: str = "") -> str:
     """One line for the dice log: 'Doc — Gunfighter (Old Hand): BD 7, ... · Quick Draw'."""
     ctype = gf.CHARACTER_TYPES.get(data.get("character_type", ""), {}).get("name", "?")
@@ -172,8 +161,8 @@ class RollCharacterForm(ActionForm):
 
     def apply(self, ctx: ActionContext) -> None:
         data = self.cleaned_data
-        name = _name(data["name"]) or _unique_name(
-            ctx, gf.CHARACTER_TYPES[data["character_type"]]["name"]
+        name = _name(data["name"]) or services.member_name(
+            ctx.gang, gf.CHARACTER_TYPES[data["character_type"]]["name"]
         )
         member_data = gf.SYSTEM.generate_character(
             _dice(ctx), data["character_type"], data["experience"], name=name
@@ -214,7 +203,9 @@ class AddFiguresForm(ActionForm):
         item = ctx.catalogue.get(data["weapon"], Item.Category.WEAPON) if data["weapon"] else None
         if item is not None:
             member_data["weapons"] = [weapon_entry(item)]
-        name = _name(data["name"]) or _unique_name(ctx, gf.FIGURE_LABELS[data["figure"]])
+        name = _name(data["name"]) or services.member_name(
+            ctx.gang, gf.FIGURE_LABELS[data["figure"]]
+        )
         member = services.append_member(ctx.gang, name=name, data=member_data)
         ctx.opened = member
 
@@ -288,8 +279,8 @@ class EnterCharacterForm(ActionForm):
     def apply(self, ctx: ActionContext) -> None:
         data = self.cleaned_data
         member_data = gf.SYSTEM.new_member("character", data["character_type"], data["experience"])
-        name = _name(data["name"]) or _unique_name(
-            ctx, gf.CHARACTER_TYPES[data["character_type"]]["name"]
+        name = _name(data["name"]) or services.member_name(
+            ctx.gang, gf.CHARACTER_TYPES[data["character_type"]]["name"]
         )
         ctx.opened = services.append_member(ctx.gang, name=name, data=member_data)
 
