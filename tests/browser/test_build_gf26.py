@@ -21,7 +21,6 @@ from tests.browser.builder import (
     open_member,
     panel,
     settled,
-    sign_up,
     visitor_page,
 )
 
@@ -193,15 +192,7 @@ def test_the_profiles_list_adds_a_model_in_one_tap(page: Page, live_server):
 
 def test_the_builder_works_without_javascript(page_without_js: Page, live_server):
     page = page_without_js
-    from django.core.management import call_command
-
-    call_command("load_content", verbosity=0)
-    sign_up(page, live_server.url, "plain")
-    page.click("text=New gang")
-    page.fill("#id_name", "Plain Party")
-    page.select_option("#id_system", "gf26")
-    page.fill("#id_limit", "500")
-    page.click("button:has-text('Create gang')")
+    new_gang(page, live_server.url, "plain", "Plain Party", "gf26", 500)
 
     page.select_option("#id_add_member-profile", label=BOWMAN)
     page.click('[data-testid="add_member"]')

@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
 from rules.systems import rivals
@@ -23,7 +22,6 @@ from tests.browser.builder import (
     panel,
     visitor_page,
 )
-from tests.browser.test_journey import sign_up
 
 pytestmark = pytest.mark.browser
 
@@ -163,12 +161,7 @@ def test_build_a_legal_rivals_gang_of_five(page: Page, browser, live_server):
 
 def test_the_builder_works_without_javascript(page_without_js: Page, live_server):
     page = page_without_js
-    call_command("load_content", verbosity=0)
-    sign_up(page, live_server.url, "nojs")
-    page.click("text=New gang")
-    page.fill("#id_name", "Plain Gang")
-    page.select_option("#id_system", "rivals")
-    page.click("button:has-text('Create gang')")
+    new_gang(page, live_server.url, "nojs", "Plain Gang", "rivals")
 
     # Add: the page comes back with "Outlaw 1" open; rename it with the poster's button.
     page.click('[data-testid="add_outlaw"]')
