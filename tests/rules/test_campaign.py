@@ -960,3 +960,26 @@ def test_a_new_leader_when_the_leader_is_killed():
 def test_bwg1_has_no_leader_flag_to_move():
     play = xp_campaign("bwg1", "bwg1-legal-dalton-boys", "bwg1-legal-dalton-boys")
     assert "not a flag" in play.refuse("leader_chosen", member="1/2").message
+
+
+def test_each_system_has_its_campaign_module_and_a_new_one_falls_back():
+    """The campaign rules are split like ``rules/systems``: one module per system, found by
+    its id; a system with no module of its own gets the generic Rivals-style progression."""
+    from rules.campaign import XPProgression, progression_for
+    from rules.campaign.bwg1 import Bwg1Progression
+    from rules.campaign.bwg2 import Bwg2Progression
+    from rules.campaign.engine import _progressions
+    from rules.campaign.gf26 import Gf26Progression
+    from rules.campaign.gunfight import GunfightProgression
+    from rules.campaign.rivals import RivalsProgression
+
+    assert _progressions() == {
+        "bwg1": Bwg1Progression,
+        "bwg2": Bwg2Progression,
+        "gf26": Gf26Progression,
+        "gunfight": GunfightProgression,
+        "rivals": RivalsProgression,
+    }
+    assert type(progression_for("rivals")) is RivalsProgression
+    assert type(XPProgression("sixth")) is XPProgression
+    assert _progressions().get("sixth", XPProgression) is XPProgression

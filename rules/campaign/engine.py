@@ -1,0 +1,849 @@
+"""The campaign engine: events in, state out.
+
+- :func:`replay` folds a campaign's events, in order, into a :class:`CampaignState`.
+- :func:`prepare` checks a new event against the state and completes it (rolling the dice
+  it needs), or raises :class:`CampaignError` saying what to change.
+- Undoing an encounter is itself an event: it voids every event from the encounter's start
+  up to the undo, so the state is exactly what it was before the encounter began.
+
+What differs between games is asked of the state's :class:`Progression`.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import pkgutil
+from collections.abc import Iterable, Mapping, Sequence
+from functools import cache
+from typing import Any
+
+from rules.base import as_int, as_str
+from rules.campaign.progression import Progression, XPProgression
+from rules.campaign.state import (
+    CONFIRMED,
+    DEAD,
+    DISPUTED,
+    FINISHED,
+    IN_PLAY,
+    MAX_HAPPENINGS,
+    PROVISIONAL,
+    RUNNING,
+    SETUP,
+    CampaignError,
+    CampaignState,
+    EncounterState,
+    Event,
+    GangState,
+    LogLine,
+    MemberState,
+    counted,
+    member_cost,
+    signed,
+    whole_number,
+)
+from rules.dice import Dice
+from rules.registry import get_system
+
+# --------------------------------------------------------------------------- the engine
+
+
+@cache
+def _progressions() -> dict[str, type[Progression]]:
+    """Each module of this package that sets ``PROGRESSION``, by the system id it names."""
+    import rules.campaign as package
+
+    found: dict[str, type[Progression]] = {}
+    for info in pkgutil.iter_modules(package.__path__):
+        module = importlib.import_module(f"{package.__name__}.{info.name}")
+        made = getattr(module, "PROGRESSION", None)
+        if made is not None:
+            found[getattr(module, "SYSTEM_ID", info.name)] = made
+    return found
+
+
+def progression_for(system_id: str) -> Progression:
+    system = get_system(system_id)
+    made = getattr(system, "campaign", None)
+    if made is not None:
+        return made
+    return _progressions().get(system_id, XPProgression)(system_id)
+
+
+def new_state(
+    system_id: str, house_rules: Mapping[str, Any] | None = None, agreed: int = 5
+) -> CampaignState:
+    progression = progression_for(system_id)
+    return CampaignState(system_id, progression, progression.house_rules(house_rules), agreed)
+
+
+def replay(
+    system_id: str,
+    events: Iterable[Event],
+    house_rules: Mapping[str, Any] | None = None,
+    agreed: int = 5,
+) -> CampaignState:
+    """The campaign's state after its events, with undone encounters left out.
+
+    Events are applied in order. An undo voids the events from its encounter's start on,
+    and the state is rebuilt from the events before them, so it is exactly what it was
+    before the encounter. Voided events keep, in the log, the text they had when they
+    happened, marked undone.
+    """
+    events = sorted(events, key=lambda e: e.seq)
+    state = new_state(system_id, house_rules, agreed)
+    applied: list[Event] = []
+    texts: dict[int, str] = {}
+    voided: set[int] = set()
+    for event in events:
+        if event.kind == "encounter_undone":
+            first = as_int(event.data.get("encounter")) or 0
+            voided.update(e.seq for e in applied if e.seq >= first)
+            applied = [e for e in applied if e.seq < first]
+            state = new_state(system_id, house_rules, agreed)
+            for kept in applied:
+                _APPLY[kept.kind](state, kept)
+            texts[event.seq] = _describe_undo(event)
+            continue
+        texts[event.seq] = _APPLY[event.kind](state, event)
+        applied.append(event)
+    state.log = [
+        LogLine(
+            e.seq,
+            e.kind,
+            texts[e.seq],
+            e.by,
+            e.at,
+            e.dice,
+            _encounter_of(e),
+            undone=e.seq in voided,
+            gangs=_gangs_of(e),
+        )
+        for e in events
+    ]
+    last = state.last_encounter
+    if last is None or last.awarded:
+        _snapshot(state)
+    return state
+
+
+def _gangs_of(event: Event) -> tuple[str, ...]:
+    """The gang ids an event concerns, for filtering a gang's history."""
+    d = event.data
+    found = [str(g) for g in d.get("gangs") or ()]
+    for key in ("gang", "member", "replaces", "challenger", "challenged", "winner"):
+        value = d.get(key)
+        if isinstance(value, str | int) and str(value):
+            found.append(str(value).partition("/")[0])
+    return tuple(dict.fromkeys(g for g in found if g))
+
+
+def _describe_undo(event: Event) -> str:
+    reason = as_str(event.data.get("reason"))
+    why = f" ({reason})" if reason else ""
+    return (
+        f"The organiser undid encounter {event.data.get('number', '?')}{why}: everything "
+        "from its start on is struck out, and the campaign is as it was before it."
+    )
+
+
+def _encounter_of(event: Event) -> int | None:
+    if event.kind == "encounter_begun":
+        return event.seq
+    return as_int(event.data.get("encounter"))
+
+
+def prepare(
+    state: CampaignState, kind: str, data: Mapping[str, Any], dice: Dice | None = None
+) -> dict[str, Any]:
+    """Check a new event against the state and complete it (dice are rolled here).
+
+    Returns the data to store. Raises :class:`CampaignError` if the rules refuse it.
+    """
+    handler = _PREPARE.get(kind)
+    if handler is None:
+        raise CampaignError(f"Unknown campaign event {kind!r}.")
+    return handler(state, dict(data), dice or Dice())
+
+
+def _snapshot(state: CampaignState) -> None:
+    """Record every member's score after the last encounter (0: the start)."""
+    if state.status == SETUP and not state.encounters:
+        return
+    number = state.encounters[-1].number if state.encounters else 0
+    state.snapshots[number] = {
+        m.ref: m.score for g in state.gangs.values() for m in g.members.values() if m.alive
+    }
+
+
+def _need_status(state: CampaignState, *wanted: str, what: str) -> None:
+    if state.status not in wanted:
+        now = {SETUP: "still being set up", RUNNING: "running", FINISHED: "finished"}[state.status]
+        raise CampaignError(f"You can't {what}: the campaign is {now}.")
+
+
+def _change_score(state: CampaignState, m: MemberState, delta: int) -> str:
+    """Add ``delta`` to a member's score; grant what every threshold newly passed gives.
+
+    Penalties lower the total, but what was granted is never taken back, and a threshold
+    passed once does not grant again (RULES.md).
+    """
+    if delta == 0:
+        return ""
+    p = state.progression
+    m.score += delta
+    gained = ""
+    if m.score > m.best:
+        new = p.advances_for(m, m.best, m.score, state.rules)
+        m.best = m.score
+        if new > 0:
+            m.earned += new
+            gained = f", {counted(new, p.earned_one, p.earned_label)} earned"
+    p.on_gain(m, delta, state.rules)
+    return f"{m.name} {signed(delta)} {p.score_label} (now {m.score}{gained})"
+
+
+# -- set-up ------------------------------------------------------------------
+
+
+def _prepare_gang_joined(state: CampaignState, data: dict, dice: Dice) -> dict:
+    _need_status(state, SETUP, what="join")
+    gang_id = as_str(str(data.get("gang", "")))
+    if not gang_id or gang_id in state.gangs:
+        raise CampaignError("Each gang joins once.", "gang")
+    roster = data.get("roster")
+    if not isinstance(roster, Mapping) or roster.get("system") != state.system:
+        raise CampaignError("Pick a gang of this campaign's game.", "gang")
+    state.progression.check_join(roster, state.rules)
+    members = []
+    for i, member in enumerate(roster.get("members") or [], start=1):
+        name = as_str(member.get("name")) or f"Member {i}"
+        members.append({"key": str(i), "name": name, "data": dict(member.get("data") or {})})
+    clean = {k: v for k, v in roster.items() if k != "members"}
+    if state.rules.get("limit") is not None:
+        clean["limit"] = state.rules["limit"]
+    clean["members"] = members
+    return {
+        "gang": gang_id,
+        "name": as_str(data.get("name")) or as_str(roster.get("name")) or "A gang",
+        "player": as_str(data.get("player")),
+        "roster": clean,
+    }
+
+
+def _apply_gang_joined(state: CampaignState, event: Event) -> str:
+    d = event.data
+    roster = dict(d["roster"])
+    gang = GangState(d["gang"], d["name"], d["player"], roster)
+    for member in roster["members"]:
+        _add_member(state, gang, member["name"], member["data"])
+    state.gangs[gang.id] = gang
+    cost = sum(m.original_cost for m in gang.members.values())
+    total = get_system(state.system).total_label
+    return (
+        f"{gang.name} ({d['player'] or 'no player'}) joined with "
+        f"{counted(len(gang.members), 'member')} ({cost} {total})."
+    )
+
+
+def _add_member(state: CampaignState, gang: GangState, name: str, data: Mapping) -> MemberState:
+    key = str(gang.next_key)
+    gang.next_key += 1
+    data = copy.deepcopy(dict(data))
+    m = MemberState(gang.id, key, name, data, member_cost(state.system, data))
+    m.joined_after = state.encounters[-1].number if state.encounters else 0
+    state.progression.start(m, state.rules)
+    gang.members[key] = m
+    return m
+
+
+def _prepare_gang_left(state: CampaignState, data: dict, dice: Dice) -> dict:
+    _need_status(state, SETUP, what="leave the campaign this way")
+    return {"gang": state.gang(data.get("gang")).id}
+
+
+def _apply_gang_left(state: CampaignState, event: Event) -> str:
+    gang = state.gangs.pop(event.data["gang"])
+    return f"{gang.name} left the campaign before it started."
+
+
+def _prepare_campaign_started(state: CampaignState, data: dict, dice: Dice) -> dict:
+    _need_status(state, SETUP, what="start it")
+    if len(state.gangs) < 2:
+        raise CampaignError("A campaign needs at least two gangs before it starts.")
+    return {}
+
+
+def _apply_campaign_started(state: CampaignState, event: Event) -> str:
+    state.status = RUNNING
+    _snapshot(state)
+    return f"The campaign began with {counted(len(state.gangs), 'gang')}."
+
+
+def _prepare_campaign_finished(state: CampaignState, data: dict, dice: Dice) -> dict:
+    _need_status(state, RUNNING, what="finish it")
+    if any(e.open for e in state.encounters):
+        raise CampaignError("Finish the open encounter first (record, confirm, death rolls).")
+    return {"early": not state.all_played}
+
+
+def _apply_campaign_finished(state: CampaignState, event: Event) -> str:
+    state.status = FINISHED
+    winners = state.winners
+    names = " and ".join(g.name for g in winners) or "nobody"
+    early = " before the agreed number of encounters" if event.data.get("early") else ""
+    state.finish_note = f"{names}: {state.title}"
+    return f"The campaign ended{early}. {state.finish_note}."
+
+
+# -- encounters --------------------------------------------------------------
+
+
+def _prepare_encounter_begun(state: CampaignState, data: dict, dice: Dice) -> dict:
+    _need_status(state, RUNNING, what="start an encounter")
+    raw = data.get("gangs") or []
+    if not isinstance(raw, Sequence) or isinstance(raw, str) or len(raw) != 2:
+        raise CampaignError("Pick the two gangs that fight.", "gangs")
+    a, b = (state.gang(g) for g in raw)
+    if a.id == b.id:
+        raise CampaignError("A gang can't fight itself: pick two different gangs.", "gangs")
+    for gang in (a, b):
+        if gang.retired:
+            raise CampaignError(f"{gang.name} rode to Mexico and is retired.", "gangs")
+        if state.open_encounter(gang.id):
+            raise CampaignError(
+                f"{gang.name} has an encounter still open: finish it first.", "gangs"
+            )
+        if state.played(gang.id) >= state.agreed:
+            raise CampaignError(
+                f"{gang.name} has played the agreed {counted(state.agreed, 'encounter')}.",
+                "gangs",
+            )
+        if not gang.alive:
+            raise CampaignError(f"{gang.name} has nobody left to fight: recruit first.", "gangs")
+    out = {"gangs": [a.id, b.id], "scenario": as_str(data.get("scenario"))[:120]}
+    if state.progression.uses_location:
+        out["location"] = state.progression.roll_location(dice)
+    return out
+
+
+def _apply_encounter_begun(state: CampaignState, event: Event) -> str:
+    _snapshot(state)
+    number = len(state.encounters) + 1
+    d = event.data
+    enc = EncounterState(event.seq, number, tuple(d["gangs"]), d.get("location"), d["scenario"])
+    state.encounters.append(enc)
+    a, b = (state.gangs[g] for g in enc.gangs)
+    where = ""
+    if enc.location:
+        where = f" at {enc.location['name']} (rolled {enc.location['roll']})"
+    if enc.scenario:
+        where += f": {enc.scenario}"
+    return f"Encounter {number}: {a.name} v {b.name}{where}."
+
+
+def _open(state: CampaignState, data: Mapping, *statuses: str) -> EncounterState:
+    enc = state.encounter(data.get("encounter"))
+    if enc.status not in statuses:
+        raise CampaignError(f"Encounter {enc.number} is {enc.status_label.lower()}.")
+    return enc
+
+
+def _player_gang(enc: EncounterState, data: Mapping) -> str:
+    gang = str(data.get("gang", ""))
+    if gang not in enc.gangs:
+        raise CampaignError("Only the two gangs in the encounter can do that.", "gang")
+    return gang
+
+
+def _prepare_encounter_recorded(state: CampaignState, data: dict, dice: Dice) -> dict:
+    enc = _open(state, data, IN_PLAY, PROVISIONAL, DISPUTED)
+    gang = str(data.get("gang", ""))
+    if gang and gang not in enc.gangs:
+        raise CampaignError("Only the two gangs in the encounter record it.", "gang")
+    raw = data.get("happenings") or []
+    if not isinstance(raw, list) or len(raw) > MAX_HAPPENINGS:
+        raise CampaignError("The record's list of what happened is not readable.")
+    happenings = state.progression.check_happenings(state, enc, raw)
+    winner = data.get("winner")
+    winner = "" if winner in (None, "", "draw") else str(winner)
+    if winner and winner not in enc.gangs:
+        raise CampaignError("The winner is one of the two gangs, or nobody (a draw).", "winner")
+    return {
+        "encounter": enc.id,
+        "gang": gang,
+        "happenings": happenings,
+        "winner": winner,
+        "notes": as_str(data.get("notes"))[:2000],
+    }
+
+
+def _apply_encounter_recorded(state: CampaignState, event: Event) -> str:
+    d = event.data
+    enc = state.encounter(d["encounter"])
+    enc.happenings = [dict(h) for h in d["happenings"]]
+    enc.winner = d["winner"]
+    enc.notes = d.get("notes", "")
+    enc.recorded_by = d["gang"]
+    enc.dispute = enc.disputed_by = ""
+    enc.confirmed = {d["gang"]} if d["gang"] else set()
+    enc.status = PROVISIONAL
+    enc.awards = state.progression.awards(state, enc)
+    outcome = state.gangs[enc.winner].name + " won" if enc.winner else "A draw"
+    return (
+        f"Encounter {enc.number} recorded: {outcome}; "
+        f"{counted(len(enc.happenings), 'thing')} happened. Provisional until both confirm."
+    )
+
+
+def _prepare_encounter_confirmed(state: CampaignState, data: dict, dice: Dice) -> dict:
+    enc = _open(state, data, PROVISIONAL, DISPUTED)
+    gang = _player_gang(enc, data)
+    if enc.status == DISPUTED and gang != enc.disputed_by:
+        raise CampaignError(
+            "The record is disputed: the organiser settles it, or the player who disputed "
+            "it confirms it after all, or it is recorded again."
+        )
+    if gang in enc.confirmed and enc.status == PROVISIONAL:
+        raise CampaignError(f"{state.gangs[gang].name} has already confirmed this record.")
+    return {"encounter": enc.id, "gang": gang}
+
+
+def _apply_encounter_confirmed(state: CampaignState, event: Event) -> str:
+    enc = state.encounter(event.data["encounter"])
+    gang = event.data["gang"]
+    enc.confirmed.add(gang)
+    if enc.status == DISPUTED:
+        enc.status = PROVISIONAL
+        enc.dispute = enc.disputed_by = ""
+    text = f"{state.gangs[gang].name} confirmed the record of encounter {enc.number}."
+    if set(enc.gangs) <= enc.confirmed:
+        text += " " + _confirm(state, enc)
+    return text
+
+
+def _prepare_encounter_settled(state: CampaignState, data: dict, dice: Dice) -> dict:
+    enc = _open(state, data, PROVISIONAL, DISPUTED)
+    return {"encounter": enc.id, "note": as_str(data.get("note"))[:500]}
+
+
+def _apply_encounter_settled(state: CampaignState, event: Event) -> str:
+    enc = state.encounter(event.data["encounter"])
+    enc.confirmed = set(enc.gangs)
+    note = f" ({event.data['note']})" if event.data.get("note") else ""
+    return f"The organiser upheld the record of encounter {enc.number}{note}. " + _confirm(
+        state, enc
+    )
+
+
+def _confirm(state: CampaignState, enc: EncounterState) -> str:
+    enc.status = CONFIRMED
+    enc.dispute = enc.disputed_by = ""
+    enc.dead = state.progression.who_rolls(state, enc)
+    if enc.dead:
+        names = ", ".join(state.member(r).name for r in enc.dead)
+        return f"Death rolls to make for {names}."
+    return _award(state, enc)
+
+
+def _prepare_encounter_disputed(state: CampaignState, data: dict, dice: Dice) -> dict:
+    enc = _open(state, data, PROVISIONAL)
+    gang = _player_gang(enc, data)
+    reason = as_str(data.get("reason"))[:1000]
+    if not reason:
+        raise CampaignError("Say what is wrong with the record, for the organiser.", "reason")
+    return {"encounter": enc.id, "gang": gang, "reason": reason}
+
+
+def _apply_encounter_disputed(state: CampaignState, event: Event) -> str:
+    enc = state.encounter(event.data["encounter"])
+    enc.status = DISPUTED
+    enc.dispute = event.data["reason"]
+    enc.disputed_by = event.data["gang"]
+    enc.confirmed.discard(event.data["gang"])
+    name = state.gangs[event.data["gang"]].name
+    return f"{name} disputed the record of encounter {enc.number}: {enc.dispute}"
+
+
+def _prepare_encounter_undone(state: CampaignState, data: dict, dice: Dice) -> dict:
+    _need_status(state, RUNNING, FINISHED, what="undo an encounter")
+    last = state.last_encounter
+    if last is None:
+        raise CampaignError("There is no encounter to undo.")
+    wanted = as_int(data.get("encounter"))
+    if wanted is not None and wanted != last.id:
+        raise CampaignError(f"Only the last encounter (number {last.number}) can be undone.")
+    return {"encounter": last.id, "number": last.number, "reason": as_str(data.get("reason"))}
+
+
+def _apply_encounter_undone(state: CampaignState, event: Event) -> str:
+    raise CampaignError("An undo takes effect by replaying the log: call replay().")
+
+
+# -- after the encounter -----------------------------------------------------
+
+
+def _prepare_death_rolled(state: CampaignState, data: dict, dice: Dice) -> dict:
+    enc = _open(state, data, CONFIRMED)
+    member = state.member(data.get("member"))
+    if member.ref not in enc.dead:
+        raise CampaignError(f"{member.name} doesn't need a death roll for this encounter.")
+    if member.ref in enc.deaths:
+        raise CampaignError(f"{member.name}'s death roll is already made.")
+    result = state.progression.death_result(dice.d6(f"Death roll for {member.name}"))
+    out = {
+        "encounter": enc.id,
+        "member": member.ref,
+        "roll": result["roll"],
+        "result": result["id"],
+        "name": result["name"],
+        "injury": "",
+    }
+    if result["id"] == "badly_wounded":
+        choices = state.progression.injury_choices(member)
+        if len(choices) == 1:
+            out["injury"] = choices[0]
+        elif choices:
+            n = dice.roll(1, len(choices), f"Badly wounded: which of {member.name}'s rows").total
+            out["injury"] = choices[n - 1]
+    return out
+
+
+def _apply_death_rolled(state: CampaignState, event: Event) -> str:
+    d = event.data
+    enc = state.encounter(d["encounter"])
+    m = state.member(d["member"])
+    enc.deaths[m.ref] = {**d, "seq": event.seq}  # the latest roll, and where it is logged
+    text = f"Death roll for {m.name}: {d['roll']}, {d['name']}."
+    if d["result"] == "dead":
+        m.status = DEAD
+        m.notes.append(f"Killed in encounter {enc.number}.")
+        text += " Removed from the gang."
+    else:
+        lost = state.progression.injure(m, d["injury"]) if d["injury"] else ""
+        what = "Badly wounded" if d["result"] == "badly_wounded" else "Playing dead"
+        m.notes.append(f"{what} in encounter {enc.number}{': ' + lost if lost else ''}.")
+        if lost:
+            text += f" {lost}."
+        text += f" No {state.progression.score_word} this encounter."
+    if enc.showdown and enc.showdown.get("fate") == "dead" and m.ref == enc.showdown["loser"]:
+        _void_showdown(state, enc, m)
+    elif not enc.death_rolls_left and not enc.awarded:
+        text += " " + _award(state, enc)
+    return text
+
+
+def _award(state: CampaignState, enc: EncounterState) -> str:
+    """Give each member what the encounter earned it (now that death rolls are made)."""
+    p = state.progression
+    for award in enc.awards:
+        death = enc.deaths.get(award.member)
+        if death and award.amount > 0:
+            award.counts = False
+            award.why_not = f"{death['name']}: no {p.score_word} this encounter"
+        if award.counts and not p.earns(state.member(award.member)):
+            award.counts = False
+            award.why_not = p.no_gain_reason
+    lines = []
+    for r in dict.fromkeys(a.member for a in enc.awards):
+        m = state.member(r)
+        before = m.earned
+        line = _change_score(state, m, enc.earned_by(r))
+        if m.earned > before:
+            enc.advanced[r] = m.earned - before
+        if line:
+            lines.append(line)
+    p.after_award(state, enc)
+    enc.awarded = True
+    purse = as_int(state.rules.get("purse_per_game")) or 0
+    if purse and not p.uses_location:
+        for g in enc.gangs:
+            state.gangs[g].purse += purse
+            enc.purse[g] = purse
+    done = "; ".join(lines) if lines else f"no {p.score_word} changed"
+    return f"Encounter {enc.number} settled: {done}."
+
+
+def _void_showdown(state: CampaignState, enc: EncounterState, loser: MemberState) -> None:
+    gained = sum(a["amount"] for a in enc.showdown.get("awards", []) if a["member"] == loser.ref)
+    if gained > 0:
+        _change_score(state, loser, -gained)
+
+
+def _prepare_showdown_challenged(state: CampaignState, data: dict, dice: Dice) -> dict:
+    enc = state.encounter(data.get("encounter"))
+    if not enc.awarded or enc is not state.last_encounter:
+        raise CampaignError("A showdown comes after the last encounter's death rolls.")
+    if enc.showdown:
+        raise CampaignError("This encounter has had its showdown challenge.")
+    challenger = state.member(data.get("challenger"), "challenger")
+    challenged = state.member(data.get("challenged"), "challenged")
+    pairs = showdown_pairs(state, enc)
+    if (challenger.ref, challenged.ref) not in pairs:
+        raise CampaignError(
+            "A showdown challenge comes from an outlaw of the gang with the lower total "
+            "reputation, to an outlaw of the other gang with the same notoriety.",
+            "challenged",
+        )
+    return {"encounter": enc.id, "challenger": challenger.ref, "challenged": challenged.ref}
+
+
+def showdown_pairs(state: CampaignState, enc: EncounterState) -> list[tuple[str, str]]:
+    """Every (challenger, challenged) a showdown may have after ``enc``: from the gang
+    with the lower total reputation, to an outlaw of the other gang with the same
+    notoriety. Equal totals: no gang is lower, so no showdown."""
+    if not state.progression.has_showdown:
+        return []
+    a, b = (state.gangs[g] for g in enc.gangs)
+    if a.total == b.total or a.retired or b.retired:
+        return []
+    low, high = (a, b) if a.total < b.total else (b, a)
+    rank = state.progression.notoriety
+    return [(x.ref, y.ref) for x in low.alive for y in high.alive if rank(x.score) == rank(y.score)]
+
+
+def _apply_showdown_challenged(state: CampaignState, event: Event) -> str:
+    d = event.data
+    enc = state.encounter(d["encounter"])
+    enc.showdown = {
+        "challenger": d["challenger"],
+        "challenged": d["challenged"],
+        "status": "challenged",
+        "awards": [],
+    }
+    x, y = state.member(d["challenger"]), state.member(d["challenged"])
+    return f"Showdown: {x.name} challenged {y.name}."
+
+
+def _prepare_showdown_answered(state: CampaignState, data: dict, dice: Dice) -> dict:
+    enc = state.encounter(data.get("encounter"))
+    if not enc.showdown or enc.showdown["status"] != "challenged":
+        raise CampaignError("There is no showdown challenge waiting for an answer.")
+    return {"encounter": enc.id, "accepted": bool(data.get("accepted"))}
+
+
+def _apply_showdown_answered(state: CampaignState, event: Event) -> str:
+    enc = state.encounter(event.data["encounter"])
+    sd = enc.showdown
+    challenged = state.member(sd["challenged"])
+    if event.data["accepted"]:
+        sd["status"] = "accepted"
+        return f"{challenged.name} accepted the showdown."
+    sd["status"] = "declined"
+    penalty = state.progression.decline_penalty
+    line = _change_score(state, challenged, penalty)
+    challenged.notes.append(f"Declined a showdown after encounter {enc.number} ({penalty}).")
+    return f"{challenged.name} declined the showdown: {line}."
+
+
+def _prepare_showdown_fought(state: CampaignState, data: dict, dice: Dice) -> dict:
+    enc = state.encounter(data.get("encounter"))
+    sd = enc.showdown
+    if not sd or sd["status"] != "accepted":
+        raise CampaignError("Record a showdown's result after the challenge is accepted.")
+    winner = state.member(data.get("winner"), "winner")
+    if winner.ref not in (sd["challenger"], sd["challenged"]):
+        raise CampaignError("The winner is the challenger or the challenged.", "winner")
+    fate = as_str(data.get("fate"))
+    if fate not in SHOWDOWN_FATES:
+        raise CampaignError("Say how the loser ended: unconscious, dead or off the map.", "fate")
+    loser = sd["challenged"] if winner.ref == sd["challenger"] else sd["challenger"]
+    hits = []
+    for i, h in enumerate(data.get("hits") or [], start=1):
+        kind = as_str(h.get("kind"))
+        if kind not in ("wound", "kill"):
+            raise CampaignError(f"Hit {i}: a wound or the kill.", f"hits-{i}")
+        by, to = as_str(h.get("by")), as_str(h.get("to"))
+        if {by, to} != {winner.ref, loser}:
+            raise CampaignError(f"Hit {i}: one of the two outlaws hits the other.", f"hits-{i}")
+        amount = whole_number(h.get("amount"), f"Hit {i}: the number", f"hits-{i}", low=0, high=10)
+        if kind == "kill" and (fate != "dead" or to != loser):
+            raise CampaignError(
+                f"Hit {i}: only the loser can be killed, when he ends dead.", f"hits-{i}"
+            )
+        hits.append({"kind": kind, "by": by, "to": to, "amount": amount})
+    return {"encounter": enc.id, "winner": winner.ref, "loser": loser, "fate": fate, "hits": hits}
+
+
+SHOWDOWN_FATES = {
+    "unconscious": "Permanently unconscious",
+    "dead": "Dead",
+    "left": "Left the map",
+}
+
+
+def _apply_showdown_fought(state: CampaignState, event: Event) -> str:
+    d = event.data
+    enc = state.encounter(d["encounter"])
+    sd = enc.showdown
+    sd.update(status="fought", winner=d["winner"], loser=d["loser"], fate=d["fate"])
+    p = state.progression
+    running = {r: state.member(r).score for r in (d["winner"], d["loser"])}
+    awards = []
+    for h in d["hits"]:
+        by, to = state.member(h["by"]), state.member(h["to"])
+        amount, why = p.hit_award(h["kind"], h["amount"], to, running[to.ref])
+        running[by.ref] += amount
+        awards.append({"member": by.ref, "reason": why, "amount": amount})
+    loser = state.member(d["loser"])
+    if d["fate"] == "left":
+        awards.append({"member": loser.ref, "reason": "Left the map", "amount": p.left_penalty})
+    sd["awards"] = awards
+    lines = []
+    for r in dict.fromkeys(a["member"] for a in awards):
+        line = _change_score(
+            state, state.member(r), sum(a["amount"] for a in awards if a["member"] == r)
+        )
+        if line:
+            lines.append(line)
+    winner = state.member(d["winner"])
+    text = f"Showdown: {winner.name} beat {loser.name} ({SHOWDOWN_FATES[d['fate']].lower()})."
+    if lines:
+        text += " " + "; ".join(lines) + "."
+    if d["fate"] == "dead":
+        enc.deaths.pop(loser.ref, None)  # a second death roll, for the showdown
+        if loser.ref not in enc.dead:
+            enc.dead.append(loser.ref)
+        text += f" Death roll to make for {loser.name}."
+    return text
+
+
+def _need_riding(state: CampaignState, gang_id: str, field_name: str) -> None:
+    """A gang that rode to Mexico is retired for good: it spends and recruits no more."""
+    gang = state.gang(gang_id)
+    if gang.retired:
+        raise CampaignError(f"{gang.name} rode to Mexico and is retired.", field_name)
+
+
+def _prepare_advance_taken(state: CampaignState, data: dict, dice: Dice) -> dict:
+    _need_status(state, RUNNING, what="spend advances")
+    member = state.member(data.get("member"))
+    if not member.alive:
+        raise CampaignError(f"{member.name} is dead.", "member")
+    _need_riding(state, member.gang, "member")
+    enc = state.open_encounter(member.gang)
+    if enc is not None:
+        raise CampaignError("Spend advances after the encounter is settled.", "member")
+    out = state.progression.prepare_advance(state, member, data, dice)
+    out["member"] = member.ref
+    return out
+
+
+def _apply_advance_taken(state: CampaignState, event: Event) -> str:
+    m = state.member(event.data["member"])
+    text = state.progression.apply_advance(m, event.data)
+    m.notes.append(text)
+    return f"{m.name}: {text}"
+
+
+def _prepare_item_bought(state: CampaignState, data: dict, dice: Dice) -> dict:
+    _need_status(state, RUNNING, what="buy anything")
+    gang = str(data.get("gang", "")) or state.member(data.get("member")).gang
+    _need_riding(state, gang, "item")
+    if state.open_encounter(gang):
+        raise CampaignError("Buy between encounters, once the last one is settled.", "item")
+    return state.progression.prepare_purchase(state, {**data, "gang": gang})
+
+
+def _apply_item_bought(state: CampaignState, event: Event) -> str:
+    return state.progression.apply_purchase(state, event.data)
+
+
+def _prepare_member_recruited(state: CampaignState, data: dict, dice: Dice) -> dict:
+    _need_status(state, RUNNING, what="recruit")
+    gang = state.gang(data.get("gang"))
+    _need_riding(state, gang.id, "replaces")
+    replaced = state.member(data.get("replaces"), "replaces")
+    if replaced.gang != gang.id or replaced.status != DEAD or replaced.replaced_by:
+        raise CampaignError("A recruit replaces a member of this gang who was killed.", "replaces")
+    if state.open_encounter(gang.id):
+        raise CampaignError("Recruit once the last encounter is settled.", "replaces")
+    member = data.get("member")
+    if not isinstance(member, Mapping) or not isinstance(member.get("data"), Mapping):
+        raise CampaignError("Pick the recruit from one of your gangs.", "recruit")
+    name = as_str(member.get("name"))[:80] or "Recruit"
+    new = dict(member["data"])
+    state.progression.check_recruit(state, replaced, new)
+    return {"gang": gang.id, "replaces": replaced.ref, "member": {"name": name, "data": new}}
+
+
+def _apply_member_recruited(state: CampaignState, event: Event) -> str:
+    d = event.data
+    gang = state.gangs[d["gang"]]
+    old = state.member(d["replaces"])
+    new = _add_member(state, gang, d["member"]["name"], d["member"]["data"])
+    new.replaces = old.key
+    old.replaced_by = new.key
+    new.notes.append(f"Recruited to replace {old.name}.")
+    total = get_system(state.system).total_label
+    return f"{gang.name} recruited {new.name} ({new.original_cost} {total}) to replace {old.name}."
+
+
+def _prepare_leader_chosen(state: CampaignState, data: dict, dice: Dice) -> dict:
+    _need_status(state, SETUP, RUNNING, what="choose a leader")
+    key = state.progression.leader_key
+    if key is None:
+        raise CampaignError("In this game the leader is not a flag you can move.")
+    member = state.member(data.get("member"))
+    if not member.alive:
+        raise CampaignError(f"{member.name} is dead.", "member")
+    if member.data.get(key) is True:
+        raise CampaignError(f"{member.name} already leads the gang.", "member")
+    _need_riding(state, member.gang, "member")
+    leader = next((m for m in state.gangs[member.gang].alive if m.data.get(key) is True), None)
+    if leader is not None:
+        raise CampaignError(
+            f"{leader.name} leads the gang: a new leader is chosen only when the leader is dead.",
+            "member",
+        )
+    if state.open_encounter(member.gang):
+        raise CampaignError("Choose the new leader once the encounter is settled.", "member")
+    return {"gang": member.gang, "member": member.ref}
+
+
+def _apply_leader_chosen(state: CampaignState, event: Event) -> str:
+    key = state.progression.leader_key
+    chosen = state.member(event.data["member"])
+    gang = state.gangs[chosen.gang]
+    for m in gang.members.values():
+        if m.alive:
+            m.data[key] = m is chosen
+    chosen.notes.append("Became the gang's leader.")
+    return f"{chosen.name} now leads {gang.name}."
+
+
+def _prepare_rode_to_mexico(state: CampaignState, data: dict, dice: Dice) -> dict:
+    _need_status(state, RUNNING, what="ride to Mexico")
+    gang = state.gang(data.get("gang"))
+    if gang.retired:
+        raise CampaignError(f"{gang.name} is already in Mexico.")
+    if state.open_encounter(gang.id):
+        raise CampaignError("Ride to Mexico at the end of an encounter, once it is settled.")
+    return {"gang": gang.id}
+
+
+def _apply_rode_to_mexico(state: CampaignState, event: Event) -> str:
+    gang = state.gangs[event.data["gang"]]
+    gang.retired_after = state.last_encounter.number if state.last_encounter else 0
+    text = f"{gang.name} rode to Mexico: the campaign is forfeit and the gang retires for good."
+    riding = state.active_gangs
+    if len(riding) < 2:
+        state.status = FINISHED
+        names = " and ".join(g.name for g in riding) or "nobody"
+        state.finish_note = f"{names}: {state.title}"
+        text += f" The campaign is over. {state.finish_note}."
+    return text
+
+
+_PREPARE = {
+    name.removeprefix("_prepare_"): fn
+    for name, fn in list(globals().items())
+    if name.startswith("_prepare_")
+}
+_PREPARE["encounter_undone"] = _prepare_encounter_undone
+_APPLY = {
+    name.removeprefix("_apply_"): fn
+    for name, fn in list(globals().items())
+    if name.startswith("_apply_")
+}
+EVENT_KINDS = frozenset(_PREPARE)

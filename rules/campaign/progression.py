@@ -1,0 +1,321 @@
+"""A system's progression: how its members gain and spend experience in a campaign.
+
+:class:`Progression` holds what every game shares (the record's lines, awards, death rolls,
+recruits, purchases) and the hooks a game overrides; each game's own rules are a subclass
+in a module of this package named after the system (``rules/campaign/rivals.py``...),
+which sets ``PROGRESSION``. A system without one gets :class:`XPProgression`.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from rules.base import as_int, as_str
+from rules.campaign.state import (
+    Award,
+    CampaignError,
+    CampaignState,
+    EncounterState,
+    MemberState,
+    counted,
+    member_cost,
+    whole_number,
+)
+from rules.dice import Dice
+from rules.registry import get_system
+
+
+class Progression:
+    """How a system's members gain and spend experience in a campaign.
+
+    Subclasses set the numbers and the few hooks that differ between games; the event
+    handling (encounters, death rolls, recruits, Riding to Mexico) is shared.
+    """
+
+    score_label = "XP"
+    score_word = "XP"  # the score in running text ("no XP this encounter")
+    earned_label = "advances"
+    title = "Campaign champions"
+    #: the happening kinds an encounter record may hold, with their labels
+    happening_kinds: dict[str, str] = {"out": "Took out", "left": "Left the table early"}
+    #: the house rules a campaign starts with (``docs/campaigns.md``)
+    defaults: dict[str, Any] = {
+        "limit": None,
+        "win_xp": 2,
+        "left_xp": 0,
+        "per_advance": 5,
+        "purse_per_game": 10,
+        "death_roll": True,
+    }
+    #: one line per house rule, shown on the campaign's set-up page
+    rule_help: dict[str, str] = {
+        "limit": "The most a gang may cost when it joins (empty: the game's usual limit).",
+        "win_xp": "Experience for every member of the winning gang.",
+        "left_xp": "Experience (usually 0 or less) for a member who left the table early.",
+        "per_advance": "Experience needed for each advance.",
+        "purse_per_game": "Dollars each gang gets after every game, to spend between games.",
+        "death_roll": "Roll the Rivals death roll for every member taken out.",
+    }
+    uses_location = False
+    injury_stats: tuple[str, ...] = ()
+    #: finding codes about building a gang that mean nothing once it is in a campaign
+    campaign_ignores: frozenset[str] = frozenset()
+    #: the member data key that marks the gang's leader, if the game has one to move
+    leader_key: str | None = None
+
+    def __init__(self, system_id: str):
+        self.system_id = system_id
+
+    @property
+    def earned_one(self) -> str:
+        """``earned_label`` for one: "1 promotion", "1 CCP"."""
+        label = self.earned_label
+        return label[:-1] if label.endswith("s") else label
+
+    # -- set-up
+    def house_rules(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        rules = dict(self.defaults)
+        for name, value in (given or {}).items():
+            if name in rules:
+                rules[name] = value
+        return rules
+
+    def check_join(self, roster: Mapping[str, Any], rules: Mapping[str, Any]) -> None:
+        limit = rules.get("limit")
+        roster = dict(roster)
+        if limit is not None:
+            roster["limit"] = limit
+        report = get_system(self.system_id).evaluate(roster)
+        if report.errors:
+            first = "; ".join(f.message for f in report.errors[:3])
+            more = len(report.errors) - 3
+            extra = f" (and {counted(more, 'more problem')})" if more > 0 else ""
+            raise CampaignError(
+                f"This gang breaks the rules, so it can't join yet: {first}{extra}. "
+                "Fix it in the builder, then join.",
+                "gang",
+            )
+        if not report.members:
+            raise CampaignError("This gang has no members yet.", "gang")
+
+    def start(self, member: MemberState, rules: Mapping[str, Any]) -> None:
+        """Set a member's starting campaign values when it joins."""
+
+    def member_data(self, member: MemberState) -> dict[str, Any]:
+        """The member's data as its system reads it, with what the campaign changed."""
+        return copy.deepcopy(member.data)
+
+    def member_summary(self, member: MemberState) -> str:
+        return f"{self.score_label} {member.score}"
+
+    # -- experience
+    def victory_points(self, state: CampaignState, victim: MemberState) -> int:
+        """What taking out ``victim`` is worth to the member who did it."""
+        return 1
+
+    def gain_reason(self, victim: MemberState, amount: int) -> str:
+        return f"Took out {victim.name} ({counted(amount, 'XP', 'XP')})"
+
+    def earns(self, member: MemberState) -> bool:
+        """Whether a member gains experience at all (Gunfight's troopers don't)."""
+        return True
+
+    def advances_for(self, member: MemberState, old_best: int, new_best: int, rules) -> int:
+        per = max(1, as_int(rules.get("per_advance")) or 5)
+        return new_best // per - max(0, old_best) // per
+
+    def on_gain(self, member: MemberState, delta: int, rules: Mapping[str, Any]) -> None:
+        """Called after a member's score changes (bwg2 adds earned XP to its card)."""
+
+    # -- injuries and advances
+    def injury_choices(self, member: MemberState) -> list[str]:
+        return []
+
+    def injure(self, member: MemberState, stat: str) -> str:
+        """Take one point off ``stat``; return what the log says."""
+        return ""
+
+    def advance_options(self, member: MemberState) -> list[tuple[str, str]]:
+        """What the member may take now: (value, label) pairs."""
+        return []
+
+    def prepare_advance(self, state: CampaignState, member: MemberState, data: dict, dice: Dice):
+        raise CampaignError("This game has no advances to take.")
+
+    def apply_advance(self, member: MemberState, data: Mapping[str, Any]) -> str:
+        return ""
+
+    # -- encounters
+    has_showdown = False
+    decline_penalty = 0
+    no_gain_reason = "gains no experience"
+
+    def notoriety(self, score: int) -> tuple[str, int]:
+        return ("", 0)
+
+    def roll_location(self, dice: Dice) -> dict[str, Any]:
+        raise CampaignError("This game has no encounter locations to roll.")
+
+    def death_result(self, roll: int) -> dict[str, Any]:
+        from rules.systems import rivals
+
+        return rivals.death_result(roll)
+
+    def rolls_death(self, member: MemberState) -> bool:
+        return True
+
+    def check_happenings(
+        self, state: CampaignState, enc: EncounterState, raw: list[Any]
+    ) -> list[dict[str, Any]]:
+        """The record's list of what happened, checked; each entry names members by ref."""
+        check = Happenings(state, enc)
+        out = []
+        for i, h in enumerate(raw, start=1):
+            kind = as_str(h.get("kind")) if isinstance(h, Mapping) else ""
+            if kind not in self.happening_kinds:
+                allowed = ", ".join(self.happening_kinds.values())
+                raise CampaignError(f"Line {i}: choose what happened ({allowed}).", f"line-{i}")
+            out.append(getattr(self, f"_check_{kind}")(check, i, h))
+        return out
+
+    def _check_out(self, check: Happenings, i: int, h: Mapping) -> dict[str, Any]:
+        to = check.victim(i, h.get("to"))
+        by = check.attacker(i, h.get("by"), to, optional=True)
+        check.down.add(to.ref)
+        return {"kind": "out", "by": by.ref if by else "", "to": to.ref}
+
+    def _check_left(self, check: Happenings, i: int, h: Mapping) -> dict[str, Any]:
+        who = check.member(i, h.get("who") or h.get("by"), "who")
+        if who.ref in check.down or who.ref in check.left:
+            raise CampaignError(f"Line {i}: {who.name} was already off the table.", f"line-{i}")
+        check.left.add(who.ref)
+        return {"kind": "left", "who": who.ref}
+
+    def awards(self, state: CampaignState, enc: EncounterState) -> list[Award]:
+        rules = state.rules
+        awards = []
+        for h in enc.happenings:
+            if h["kind"] == "out" and h["by"]:
+                victim = state.member(h["to"])
+                vp = self.victory_points(state, victim)
+                awards.append(Award(h["by"], self.gain_reason(victim, vp), vp))
+            elif h["kind"] == "left" and as_int(rules.get("left_xp")):
+                awards.append(Award(h["who"], "Left the table early", as_int(rules["left_xp"])))
+        awards += self.win_awards(state, enc, as_int(rules.get("win_xp")) or 0)
+        return awards
+
+    def win_awards(self, state: CampaignState, enc: EncounterState, each: int) -> list[Award]:
+        if not enc.winner or not each:
+            return []
+        gang = state.gangs[enc.winner]
+        return [Award(m.ref, "Won the encounter", each) for m in gang.alive]
+
+    def who_rolls(self, state: CampaignState, enc: EncounterState) -> list[str]:
+        if not state.rules.get("death_roll", True):
+            return []
+        refs = [h["to"] for h in enc.happenings if h["kind"] in ("out", "kill")]
+        return [r for r in dict.fromkeys(refs) if self.rolls_death(state.member(r))]
+
+    def after_award(self, state: CampaignState, enc: EncounterState) -> None:
+        """What else the record changes once it stands (Rivals: loot changes hands)."""
+
+    def check_recruit(
+        self, state: CampaignState, replaced: MemberState, data: dict[str, Any]
+    ) -> None:
+        report = get_system(self.system_id).evaluate(
+            {
+                "system": self.system_id,
+                "name": "",
+                "limit": None,
+                "gang": {},
+                "members": [{"key": "1", "name": "Recruit", "data": data}],
+            }
+        )
+        errors = [f.message for f in report.findings_for("1") if f.is_error]
+        if errors:
+            raise CampaignError(f"The recruit breaks the rules: {errors[0]}", "recruit")
+        cost = member_cost(self.system_id, data)
+        label = get_system(self.system_id).total_label
+        if cost > replaced.original_cost:
+            raise CampaignError(
+                f"The recruit costs {cost} {label}; {replaced.name} was made with "
+                f"{replaced.original_cost}. Build a recruit of at most "
+                f"{replaced.original_cost} {label}.",
+                "recruit",
+            )
+
+    # -- purchases
+    def prepare_purchase(self, state: CampaignState, data: dict[str, Any]) -> dict[str, Any]:
+        gang = state.gang(data.get("gang"))
+        item = as_str(data.get("item"))[:80]
+        if not item:
+            raise CampaignError("Say what the gang buys.", "item")
+        price = whole_number(data.get("price"), "The price", "price", low=0, high=10_000)
+        if price > gang.purse:
+            raise CampaignError(f"{gang.name} has ${gang.purse}; {item} costs ${price}.", "price")
+        holder = as_str(data.get("member"))
+        if holder:
+            m = state.member(holder)
+            if m.gang != gang.id or not m.alive:
+                raise CampaignError("Choose a surviving member of this gang.", "member")
+        return {"gang": gang.id, "member": holder, "item": item, "price": price}
+
+    def apply_purchase(self, state: CampaignState, data: Mapping[str, Any]) -> str:
+        gang = state.gangs[data["gang"]]
+        gang.purse -= data["price"]
+        who = state.member(data["member"]).name if data.get("member") else ""
+        gang.gear.append((who, data["item"], data["price"]))
+        if who:
+            state.member(data["member"]).notes.append(f"Bought {data['item']} (${data['price']}).")
+        for_whom = f" for {who}" if who else ""
+        return f"{gang.name} bought {data['item']}{for_whom} for ${data['price']}."
+
+
+class XPProgression(Progression):
+    """Rivals-style progression for a game without campaign rules of its own."""
+
+
+class Happenings:
+    """Checks the lines of an encounter record in order: who is still standing."""
+
+    def __init__(self, state: CampaignState, enc: EncounterState):
+        self.state, self.enc = state, enc
+        self.down: set[str] = set()
+        self.left: set[str] = set()
+
+    def member(self, i: int, value: Any, what: str) -> MemberState:
+        try:
+            m = self.state.member(value, what)
+        except CampaignError:
+            raise CampaignError(f"Line {i}: choose {what}.", f"line-{i}") from None
+        if m.gang not in self.enc.gangs or not m.alive:
+            raise CampaignError(
+                f"Line {i}: {m.name} is not in this encounter.", f"line-{i}"
+            ) from None
+        return m
+
+    def victim(self, i: int, value: Any) -> MemberState:
+        m = self.member(i, value, "who was hit")
+        if m.ref in self.down:
+            raise CampaignError(f"Line {i}: {m.name} was already down.", f"line-{i}")
+        if m.ref in self.left:
+            raise CampaignError(f"Line {i}: {m.name} had left the board.", f"line-{i}")
+        return m
+
+    def attacker(
+        self, i: int, value: Any, victim: MemberState, *, optional: bool = False
+    ) -> MemberState | None:
+        if optional and not as_str(value):
+            return None
+        m = self.member(i, value, "who did it")
+        if m.gang == victim.gang:
+            raise CampaignError(
+                f"Line {i}: only an outlaw of another gang earns by it; {m.name} and "
+                f"{victim.name} ride together.",
+                f"line-{i}",
+            )
+        if m.ref in self.down or m.ref in self.left:
+            raise CampaignError(f"Line {i}: {m.name} was out of the fight by then.", f"line-{i}")
+        return m
