@@ -220,14 +220,16 @@ def test_hard_target_is_a_play_note_not_a_higher_def():
 
 
 def test_a_rule_broken_at_the_table_is_a_play_note_on_that_card():
-    # A Veteran flagged to lead a unit with a Hero in it may not lead him (banding).
+    # Two models flagged to lead one unit: the second is told, on its own card.
     roster = party(
-        captain(unit="Alpha"),
+        captain(unit="Alpha", unit_leader=True),
         ("Sarge", model("veteran", ["dash", "athletics"], unit="Alpha", unit_leader=True)),
     )
     sarge, aldric = card_named(roster, "Sarge"), card_named(roster, "Aldric")
-    assert any(n.startswith("Not legal: ") and "may lead only" in n for n in sarge.play_notes)
-    assert not any("may lead only" in n for n in aldric.play_notes)
+    assert any(
+        n.startswith("Not legal: ") and "already has a leader" in n for n in sarge.play_notes
+    )
+    assert not any("already has a leader" in n for n in aldric.play_notes)
     # A unit of one acts as an individual model: a warning, printed without "Not legal".
     alone = card_named(party(captain(unit="Solo")), "Aldric")
     assert any(n.startswith("Unit Solo has only this model") for n in alone.play_notes)

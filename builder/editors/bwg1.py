@@ -97,7 +97,8 @@ def _has_leader(gang: Gang) -> bool:
 
 
 class RecruitForm(ActionForm):
-    """Recruit a member: the Leader first (recruitment order decides profession bonuses)."""
+    """Recruit a member: the Leader first, as the book has it (seed 002, p. 12); then
+    recruitment order decides which Professional gets each other profession's +1."""
 
     label = _("Recruit")
 
@@ -374,7 +375,8 @@ class RemoveWeaponForm(ActionForm):
 
 
 class MoveForm(ActionForm):
-    """Recruit earlier or later: recruitment order decides the first-of-profession bonus."""
+    """Recruit earlier or later: recruitment order decides which Professional gets the
+    first-of-profession bonus (the Leader has his profession's wherever he is listed)."""
 
     label = _("Move")
 

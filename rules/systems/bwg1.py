@@ -29,7 +29,13 @@ A roster for this system is a dict::
 campaign: each attribute is 1 + its points + the first-of-profession bonus + its advance.
 Advances don't count against the type's points (20/15/10); the final value must still be 1
 to 6, and the skills at 4 and 6 follow from it. Recruitment order is the order of
-``members``.
+``members``, but for the Leader: he is always the first recruit (seed 002, p. 12), so he
+takes his profession's +1 wherever he is listed.
+
+A weapon or horse named as in the book (``BOOK_WEAPONS``, ``BOOK_HORSES``; the English or
+the French book's name, ignoring case and spacing) has the book's figures: different figures
+entered are flagged and replaced by the book's, in XP, Fame and on the card. Other names are
+the user's own items and keep the figures entered.
 """
 
 from __future__ import annotations
@@ -40,7 +46,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.base import Finding, Report, RuleDoc, Severity, as_int, member_keys
+from rules.base import Finding, Report, RuleDoc, Severity, as_int, load_content, member_keys
 from rules.base import as_str as _str
 from rules.printing import Card, Entry, Section, Stat, Track, dedupe_entries, play_notes
 from rules.printing import Weapon as PrintedWeapon
@@ -224,6 +230,33 @@ RANGED_TRAITS = frozenset({"pistol", "longarm", "shotgun", "repeater", "thrown"}
 MELEE_TRAITS = frozenset({"parry"})
 
 HORSE_FIELDS = ("str", "qui", "sta", "int", "speed", "xp")
+HORSE_LABELS = {
+    "str": "Str",
+    "qui": "Qui",
+    "sta": "Sta",
+    "int": "Int",
+    "speed": "Speed",
+    "xp": "XP",
+}
+
+CONTENT: dict[str, Any] = load_content("bwg1")
+
+
+def item_key(name: Any) -> str:
+    """How a weapon's or horse's name is matched with the book's: case and spacing aside."""
+    return " ".join(name.split()).casefold() if isinstance(name, str) else ""
+
+
+def _by_name(entries: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {item_key(n): e for e in entries for n in (e["name"], *e.get("aliases", ()))}
+
+
+# The book's own items (seed 002): the three weapons of the example Leader (p. 12, the only
+# levels the seed gives) and the four horses (p. 32), by name and by the French book's name.
+BOOK_WEAPONS: dict[str, dict[str, Any]] = _by_name(CONTENT["weapons"])
+BOOK_HORSES: dict[str, dict[str, Any]] = _by_name(CONTENT["horses"])
+_BOOK_WEAPON_LIST = ", ".join(f"{w['name']} {w['level']}" for w in CONTENT["weapons"])
+_BOOK_HORSE_LIST = ", ".join(f"{h['name']} {h['xp']} XP" for h in CONTENT["horses"])
 
 _PROFESSION_LIST = ", ".join(p.label for p in PROFESSIONS.values())
 
@@ -336,6 +369,36 @@ RULES: tuple[RuleDoc, ...] = (
         "seed 002, p. 30 (Arme de jet)",
     ),
     RuleDoc(
+        "bwg1.weapon_level_differs",
+        WARNING,
+        f"A weapon of the book ({_BOOK_WEAPON_LIST}) has the book's level; a different "
+        "level entered is replaced by the book's in XP, Fame and on the card.",
+        "seed 002, p. 12 (Le chef: the example Leader's weapons)",
+        decision="The seed gives levels only for these three weapons (its General Store "
+        "price list is missing). A weapon is the book's when its name is the book's, in "
+        "English or French, ignoring case; any other name is the user's own weapon and "
+        "keeps the level entered.",
+    ),
+    RuleDoc(
+        "bwg1.horse_figures_differ",
+        WARNING,
+        f"A horse of the book ({_BOOK_HORSE_LIST}) has the book's Str, Qui, Sta, Int, "
+        "Speed and XP; different figures entered are replaced by the book's in Fame and on "
+        "the card.",
+        "seed 002, p. 32 (Attributs des chevaux)",
+        decision="A horse is the book's when its name is the book's, in English or French "
+        "(Mule, Petit cheval, Grand cheval, Cheval de guerre), ignoring case; any other name "
+        "is the user's own horse and keeps the figures entered.",
+    ),
+    RuleDoc(
+        "bwg1.gang_unnamed",
+        WARNING,
+        "The gang has a name (it heads the gang sheet).",
+        "seed 002, p. 12 (Nom, renommée & taille de gang)",
+        decision="A warning, like an unnamed member: the book asks for both names in the "
+        "same sentence, and a name changes nothing in play.",
+    ),
+    RuleDoc(
         "bwg1.member_unnamed",
         WARNING,
         "Every member has a name (it goes on the gang sheet).",
@@ -349,6 +412,14 @@ _SEVERITY = {r.code: r.severity for r in RULES}
 # --------------------------------------------------------------------------- parsing
 
 
+def _differing(
+    data: Mapping[str, Any], book: Mapping[str, Any], fields: tuple[str, ...]
+) -> tuple[tuple[str, Any], ...]:
+    """The figures entered that are not the book's: (field, as entered), in ``fields`` order.
+    A figure left out is not a difference: the book's is used."""
+    return tuple((f, data[f]) for f in fields if f in data and as_int(data[f]) != book[f])
+
+
 @dataclass(frozen=True)
 class Weapon:
     name: str
@@ -357,6 +428,8 @@ class Weapon:
     hands: int = 1
     strength: str = ""
     traits: tuple[str, ...] = ()
+    book: bool = False  # named as one of the book's weapons: the level is the book's
+    differs: tuple[tuple[str, Any], ...] = ()  # the book's figures entered otherwise
 
     @classmethod
     def from_dict(cls, data: Any) -> Weapon:
@@ -370,13 +443,21 @@ class Weapon:
         kind = _str(data.get("kind")).lower()
         if kind not in WEAPON_KINDS:
             kind = "ranged" if RANGED_TRAITS & set(traits) else "melee"
+        book = BOOK_WEAPONS.get(item_key(data.get("name")))
+        level = max(0, _int(data.get("level")))
+        differs: tuple[tuple[str, Any], ...] = ()
+        if book is not None:
+            differs = _differing(data, book, ("level",))
+            level = book["level"]
         return cls(
             name=_str(data.get("name")) or "Unnamed weapon",
             kind=kind,
-            level=max(0, _int(data.get("level"))),
+            level=level,
             hands=2 if _int(data.get("hands"), 1) == 2 else 1,
             strength=_str(str(data.get("strength") or "")),
             traits=traits,
+            book=book is not None,
+            differs=differs,
         )
 
     @property
@@ -393,13 +474,23 @@ class Horse:
     int: int
     speed: int
     xp: int
+    book: bool = False  # named as one of the book's horses: the figures are the book's
+    differs: tuple[tuple[str, Any], ...] = ()  # the book's figures entered otherwise
 
     @classmethod
     def from_dict(cls, data: Any) -> Horse | None:
         if not isinstance(data, Mapping):
             return None
-        values = {f: max(0, _int(data.get(f))) for f in HORSE_FIELDS}
-        return cls(name=_str(data.get("name")) or "Horse", **values)
+        book = BOOK_HORSES.get(item_key(data.get("name")))
+        if book is None:
+            values = {f: max(0, _int(data.get(f))) for f in HORSE_FIELDS}
+            return cls(name=_str(data.get("name")) or "Horse", **values)
+        return cls(
+            name=_str(data.get("name")),
+            **{f: book[f] for f in HORSE_FIELDS},
+            book=True,
+            differs=_differing(data, book, HORSE_FIELDS),
+        )
 
 
 # --------------------------------------------------------------------------- results
@@ -598,6 +689,11 @@ def _int(value: Any, default: int = 0) -> int:
 
 def _plural(n: int, word: str, plural: str | None = None) -> str:
     return f"{n} {word if n == 1 else (plural or word + 's')}"
+
+
+def _shown(value: Any) -> str:
+    """A figure as entered, for a message: 10, '10', or 'ten' in quotes."""
+    return str(value) if isinstance(value, int) and not isinstance(value, bool) else repr(value)
 
 
 def _signed(n: int) -> str:
@@ -885,8 +981,10 @@ class Bwg1:
         '"+1 Sta" is impossible at Sta 6.',
         "Duck & Cover (+1 DP) is the Int 6 skill: the seed's two-column layout puts it "
         "under Int 6.",
-        "Recruitment order is the member order in the gang: the first member of each "
-        "profession (Leader included) gets its +1, and the sheet shows who got it.",
+        'The Leader is always the first recruit (p. 12: "Le premier membre de votre gang à '
+        "recruter sera votre chef\"), so he takes his profession's +1 wherever he is listed. "
+        "For the others, recruitment order is the member order in the gang: the first "
+        "Professional of each other profession gets its +1, and the sheet shows who got it.",
         "Fame = every member's XP (base + weapon levels) + the XP of their horses.",
         "The General Store price list is missing from the seed: only the Bowie knife (3), "
         "Remington Army revolver (4) and Winchester Repeater (5) have the book's levels; "
@@ -920,19 +1018,31 @@ class Bwg1:
 
         findings: list[Finding] = []
         members: list[MemberReport] = []
-        bonus_taken: dict[str, str] = {}  # profession id -> member key
         keys = member_keys(raw_members)  # every member needs its own key for its findings
-        for position, (key, raw) in enumerate(zip(keys, raw_members, strict=True), start=1):
+        raws = []
+        for raw in raw_members:
             raw = raw if isinstance(raw, Mapping) else {}
             data = raw.get("data")
             if isinstance(data, Mapping):  # the roster file's shape: key, name, data
                 raw = {**data, "key": raw.get("key"), "name": raw.get("name")}
+            raws.append(raw)
+        # profession id -> the key of the member who has its +1. "Le premier membre de votre
+        # gang à recruter sera votre chef" (seed 002, p. 12): the Leader (the first one listed,
+        # if there are more) is the first recruit, wherever he is listed.
+        bonus_taken: dict[str, str] = {}
+        for key, raw in zip(keys, raws, strict=True):
+            if _str(raw.get("type")).lower() == "leader":
+                profession = PROFESSIONS.get(_str(raw.get("profession")).lower())
+                if profession is not None:
+                    bonus_taken[profession.id] = key
+                break
+        for position, (key, raw) in enumerate(zip(keys, raws, strict=True), start=1):
             members.append(self._member(key, position, raw, bonus_taken))
 
         for member in members:
             self._check_member(member)
 
-        gang_findings = self._check_gang(members, limit)
+        gang_findings = self._check_gang(members, limit, _str(roster.get("name")))
         findings.extend(gang_findings)
         for member in members:
             findings.extend(member.findings)
@@ -989,8 +1099,8 @@ class Bwg1:
         spent = {a: _int(points.get(a)) for a in ATTRIBUTES}
 
         bonus_attribute = None
-        if mtype and mtype.has_profession and profession and profession.id not in bonus_taken:
-            bonus_taken[profession.id] = key
+        has_bonus = mtype and mtype.has_profession and profession
+        if has_bonus and bonus_taken.setdefault(profession.id, key) == key:
             bonus_attribute = profession.attribute
 
         raw_advances = raw.get("advances")
@@ -1184,13 +1294,42 @@ class Bwg1:
                 "Keep one, or carry the rest knowing this.",
             )
 
+        for wr in m.weapons:
+            w = wr.weapon
+            if w.differs:
+                add(
+                    "bwg1.weapon_level_differs",
+                    f"{w.name} is level {w.level} in the book, not {_shown(w.differs[0][1])}: "
+                    f"XP and Fame count level {w.level}. Correct the level, or rename the "
+                    "weapon if it is another one.",
+                )
+        horse = m.horse
+        if horse is not None and horse.differs:
+            wrong = ", ".join(
+                f"{HORSE_LABELS[f]} {_shown(v)} (book: {getattr(horse, f)})"
+                for f, v in horse.differs
+            )
+            add(
+                "bwg1.horse_figures_differ",
+                f"{horse.name} has {wrong}; Fame and the card use the book's figures: correct "
+                "them, or rename the horse if it is another one.",
+            )
+
     # ----------------------------------------------------------------- the gang
 
-    def _check_gang(self, members: list[MemberReport], limit: int | None) -> list[Finding]:
+    def _check_gang(
+        self, members: list[MemberReport], limit: int | None, name: str
+    ) -> list[Finding]:
         found: list[Finding] = []
 
         def add(code: str, message: str, member: str | None = None) -> None:
             found.append(Finding(code, _SEVERITY[code], message, member=member))
+
+        if not name:
+            add(
+                "bwg1.gang_unnamed",
+                "The gang has no name: give it one, it heads the gang sheet.",
+            )
 
         count = len(members)
         if count < MIN_MEMBERS:

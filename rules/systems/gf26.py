@@ -29,8 +29,9 @@ one size larger (Huge stays Huge) and causes Fear (TN 4).
 
 Decisions (also on the rules page): fewer perks than the troop type brings is a warning
 (the perks are granted, taking fewer gives no advantage); a unit is led by the model flagged
-``unit_leader`` or else by its highest-ranked model, and a flagged leader who may not lead a
-unit-mate (banding: Hero > Veteran > Regular) is an error; a unit of one is a warning.
+``unit_leader`` or else by its highest-ranked model, whatever the ranks in it (the book sets
+no rank rule for units: Hero > Veteran > Regular is for Banding Actions); a unit of one is a
+warning.
 
 The roster's ``gang`` part may name the ``setting`` (chronicle | aeon | first_strike |
 mixed). The seed gives no points costs: profiles are content users enter; the shipped
@@ -206,17 +207,6 @@ RULES: tuple[RuleDoc, ...] = (
         decision="A unit of one is legal but pointless (its AP are its own IV): a warning.",
     ),
     RuleDoc(
-        "gf26.unit_leader_outranked",
-        ERROR,
-        "A unit's leader can lead every model in it: a Hero leads Heroes, Veterans and "
-        "Regulars; a Veteran leads Veterans and Regulars; a Regular only Regulars.",
-        f"{P}, Units; Banding Actions",
-        decision="A unit is led by the model flagged unit_leader, or else by its "
-        "highest-ranked model (the first listed on a tie), who can always lead the rest. "
-        "Mixed ranks in a unit are fine; a flagged leader outranked by a unit-mate is an "
-        "error. Units have no size limit (the four-model limit is for Banding Actions).",
-    ),
-    RuleDoc(
         "gf26.too_many_unit_leaders",
         ERROR,
         "A unit has at most one model flagged as its leader.",
@@ -260,6 +250,10 @@ DECISIONS: tuple[str, ...] = (
     "unit generates no AP of its own. The party's AP per turn = each unit's AP + the IV of "
     "each model outside a unit.",
     "Unit names are compared ignoring case and surrounding spaces.",
+    "A unit is led by the model flagged unit_leader, or else by its highest-ranked model (the "
+    "first listed on a tie). The book sets no rank rule for who is in a unit or leads it, so "
+    "any model may lead any unit-mates (Hero > Veteran > Regular is for Banding Actions, a "
+    "play-time action). Units have no size limit (the four-model limit is for Banding Actions).",
 )
 
 
@@ -941,28 +935,11 @@ class Gf26:
                         member=extra.key,
                     )
                 )
+            # "Units" (seed 001) sets no rank rule for who leads a unit: any model may, even
+            # a Regular with Veterans (the rank rule is for Banding Actions, a play action).
             top = max(m.rank for m in group)
             leader = flagged[0] if flagged else next(m for m in group if m.rank == top)
             leader.leads_unit = True
-            if leader.troop_type is not None:
-                may_lead = set(leader.troop_type["may_lead"])
-                outranking = [
-                    o for o in group if o.troop_type is not None and o.troop_type_id not in may_lead
-                ]
-                if outranking:
-                    who = _list([f"{o.name or o.key} ({o.troop_label})" for o in outranking])
-                    can = _list([TROOP_TYPES[t]["plural"] for t in leader.troop_type["may_lead"]])
-                    best = next(o for o in group if o.rank == top)
-                    leader.findings.append(
-                        Finding(
-                            "gf26.unit_leader_outranked",
-                            _SEVERITY["gf26.unit_leader_outranked"],
-                            f"This {leader.troop_label} leads unit {name} but may lead only "
-                            f"{can}, not {who}: make {best.name or best.key} the unit leader "
-                            f"instead, or move {who} out of the unit.",
-                            member=leader.key,
-                        )
-                    )
             if len(group) == 1:
                 group[0].findings.append(
                     Finding(
@@ -1103,7 +1080,7 @@ class Gf26:
             vital.append(
                 Entry(
                     m.troop_type["name"],
-                    f"Leads {may_lead} (Banding Actions, units).",
+                    f"Leads {may_lead} in Banding Actions.",
                 )
             )
         if m.size and (m.size["id"] != m.base_size_id or m.size["wounds_per_melee_hit"] > 1):

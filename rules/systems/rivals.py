@@ -51,6 +51,8 @@ skill and extra skills; its creation cost (``cost``, also ``creation_cost``) is 
 cost less ``ccp_spent``, what the gang's 30 CCP paid for and what a replacement is built
 with. The gang's total is the sum of its outlaws' creation costs. A special skill is always
 derived from the table and the roll; a recorded ``skill`` name is only checked against them.
+At creation an outlaw rolls on a single table (Step 7): an outlaw with more than one special
+skill must have ``ccp_spent`` covering the tables of all but the dearest.
 
 Campaign helpers (plain functions, used by the campaign): :func:`notoriety`,
 :func:`reputation_for_wound`, :func:`reputation_for_kill`, :func:`reputation_for_win`,
@@ -284,6 +286,17 @@ RULES: tuple[RuleDoc, ...] = (
         decision='The seed heads the 3 CCP table "Table A"; it is Table C (RULES.md).',
     ),
     RuleDoc(
+        "rivals.too_many_skill_tables",
+        ERROR,
+        "At creation an outlaw rolls on a single special-skill table; every further special "
+        "skill is bought with CCP earned in the campaign (recorded as ccp_spent).",
+        f'{_SRC} (Step 7. Special Skill: "A character may roll only a single table"; '
+        "Increasing Skills)",
+        decision="The creation budget is taken to have paid for the dearest of the outlaw's "
+        "special skills; the CCP spent in the campaign must cover at least the others' "
+        "tables (they may also have paid for higher tiers).",
+    ),
+    RuleDoc(
         "rivals.skill_roll_out_of_range",
         ERROR,
         "The special-skill roll is a 1D6 result, 1 to 6.",
@@ -412,6 +425,11 @@ def _shown(value: Any) -> str:
 
 def _plural(n: int, word: str, plural: str | None = None) -> str:
     return f"{n} {word if n == 1 else (plural or word + 's')}"
+
+
+def _list_and(items: list[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _choice_id(value: Any, prefix: str) -> str:
@@ -949,6 +967,28 @@ class Rivals:
         if isinstance(raw_equipment, list):
             m.owned = [" ".join(i.split()) for i in raw_equipment if isinstance(i, str)]
             m.owned = [i for i in m.owned if i]
+
+        # Step 7: "A character may roll only a single table." Any skill beyond one is paid
+        # with CCP from reputation, whichever record (special_skill or extra_skills) holds it.
+        tables = [s for s in (m.special_skill, *m.extra_skills) if s]
+        if len(tables) > 1:
+            needed = sum(s["cost"] for s in tables) - max(s["cost"] for s in tables)
+            paid = m.ccp_spent or 0
+            if paid < needed:
+                names = _list_and(
+                    [f"{s.get('name') or 'a bad roll'} on Table {s['table']}" for s in tables]
+                )
+                more = len(tables) > 2
+                add(
+                    "rivals.too_many_skill_tables",
+                    f"{m.display_name} has {len(tables)} special skills ({names}), but an "
+                    "outlaw rolls on a single table at creation: the "
+                    f"other{'s' if more else ''} must be bought with CCP earned in the "
+                    f"campaign, {needed} CCP, and {paid} {'is' if paid == 1 else 'are'} "
+                    f"recorded as spent in the campaign. Remove the extra special "
+                    f"skill{'s' if more else ''}, or record the CCP spent in the campaign "
+                    f"(at least {needed}).",
+                )
 
         if m.ccp_spent is not None and m.ccp_spent > m.full_cost:
             add(

@@ -14,6 +14,7 @@ attributes (at most 4 each) so that the member spends exactly its allowance.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from tests.rules.findings import assert_clear, assert_flags
 
 ERROR = Severity.ERROR
 WARNING = Severity.WARNING
+ROOT = Path(__file__).resolve().parents[2]
 
 ATTRIBUTES = ("str", "qui", "sta", "int", "rc", "mc")
 ALLOWANCE = {"leader": 20, "professional": 15, "henchman": 10}
@@ -409,6 +411,124 @@ def test_two_horses_both_count():
     assert report.total == 100 + 10 + 80 + 75 + 75 + 50 + 50
 
 
+# --------------------------------------------------------------------------- the book's items
+
+# Seed 002, p. 12 (Le chef): "un chef de Gang équipé d'un couteau Bowie (niveau 3), un
+# Remington Army Revolver (niveau 4) et Repeater Winchester (niveau 5) aboutit à un total de
+# 112 XP". Seed 002, p. 32 (Attributs des chevaux): Mule Str 3 Qui 3 Sta 2 Int 2 Speed 7"
+# XP 10; Petit cheval 4 4 3 2 8" 20; Grand cheval 5 5 4 3 9" 40; Cheval de guerre 6 6 5 3
+# 10" 80 (issue 15, item 2: a "War horse" at 10 XP took 70 off the gang's Fame).
+
+
+def test_a_war_horse_at_10_xp_counts_80_and_is_flagged():
+    cheap = {**horse("War horse"), "xp": 10}
+    report = evaluate(replace(legal_gang(), henchman("H1", horse=cheap)))
+    finding = assert_flags(report, "bwg1.horse_figures_differ", WARNING, "H1")
+    assert "XP 10 (book: 80)" in finding.message
+    assert report.total == LEGAL_GANG_FAME + 80
+    assert report.members["H1"].horse.xp == 80 and report.members["H1"].fame == 50 + 80
+
+
+def test_the_book_horse_figures_count_on_the_card_too():
+    wrong = {"name": "war horse", "str": 1, "qui": 1, "sta": 1, "int": 1, "speed": 4, "xp": 0}
+    report = evaluate(replace(legal_gang(), henchman("H1", horse=wrong)))
+    finding = assert_flags(report, "bwg1.horse_figures_differ", WARNING, "H1")
+    assert "Str 1 (book: 6)" in finding.message and "Speed 4 (book: 10)" in finding.message
+    h = report.members["H1"].horse
+    assert (h.str, h.qui, h.sta, h.int, h.speed, h.xp) == (6, 6, 5, 3, 10, 80)
+
+
+def test_a_war_horse_at_10_xp_can_be_over_the_limit():
+    cheap = {**horse("War horse"), "xp": 10}
+    roster = replace(legal_gang(limit=LEGAL_GANG_FAME + 10), henchman("H1", horse=cheap))
+    assert_flags(evaluate(roster), "bwg1.fame_over_limit", ERROR, None)
+
+
+@pytest.mark.parametrize("name", list(HORSES))
+def test_the_book_horses_as_printed_are_fine(name):
+    report = evaluate(replace(legal_gang(), henchman("H1", horse=horse(name))))
+    assert_clear(report, "bwg1.horse_figures_differ")
+    assert report.findings == []
+
+
+@pytest.mark.parametrize(
+    "name, xp", [("Cheval de guerre", 80), ("PETIT  cheval", 20), ("grand cheval", 40)]
+)
+def test_the_french_book_names_are_the_book_horses(name, xp):
+    report = evaluate(replace(legal_gang(), henchman("H1", horse={**horse("Mule"), "name": name})))
+    assert report.members["H1"].horse.xp == xp
+    assert_flags(report, "bwg1.horse_figures_differ", WARNING, "H1")
+
+
+def test_a_horse_of_another_name_keeps_its_figures():
+    pony = {"name": "Pony", "str": 2, "qui": 5, "sta": 2, "int": 2, "speed": 9, "xp": 15}
+    report = evaluate(replace(legal_gang(), henchman("H1", horse=pony)))
+    assert_clear(report, "bwg1.horse_figures_differ")
+    assert report.members["H1"].horse.speed == 9 and report.total == LEGAL_GANG_FAME + 15
+
+
+def test_a_book_weapon_at_another_level_counts_the_books_level():
+    cheap_knife = {**BOWIE_KNIFE, "level": 1}
+    roster = replace(legal_gang(), henchman("H1", str=2, mc=2, weapons=[cheap_knife]))
+    report = evaluate(roster)
+    finding = assert_flags(report, "bwg1.weapon_level_differs", WARNING, "H1")
+    assert "level 3 in the book, not 1" in finding.message
+    assert report.members["H1"].xp == 50 + 3
+    assert report.members["H1"].weapons[0].weapon.level == 3
+    assert report.total == LEGAL_GANG_FAME + 3
+
+
+@pytest.mark.parametrize(
+    "name, level",
+    [("Couteau Bowie", 3), ("remington army REVOLVER", 4), ("Repeater Winchester", 5)],
+)
+def test_book_weapon_names_are_matched_loosely(name, level):
+    w = weapon(name, "ranged", 1)
+    report = evaluate(replace(legal_gang(), henchman("H1", str=2, weapons=[w])))
+    assert report.members["H1"].weapons[0].weapon.level == level
+    assert_flags(report, "bwg1.weapon_level_differs", WARNING, "H1")
+
+
+def test_the_book_weapons_at_their_levels_are_fine():
+    report = evaluate(legal_gang())  # the Leader carries the three
+    assert_clear(report, "bwg1.weapon_level_differs")
+    assert report.members["L"].xp == 112
+
+
+def test_a_weapon_of_another_name_keeps_its_level():
+    report = evaluate(replace(legal_gang(), henchman("H1", str=2, weapons=[blade(1)])))
+    assert_clear(report, "bwg1.weapon_level_differs")
+    assert report.members["H1"].xp == 51
+
+
+def test_a_book_figure_left_out_is_the_books_without_a_finding():
+    knife = {k: v for k, v in BOWIE_KNIFE.items() if k != "level"}
+    report = evaluate(replace(legal_gang(), henchman("H1", str=2, mc=2, weapons=[knife])))
+    assert report.members["H1"].xp == 53
+    assert_clear(report, "bwg1.weapon_level_differs")
+
+
+def test_the_shipped_catalogue_has_the_books_figures():
+    """fixtures/bwg1_content.json (loaded into the app) agrees with rules/data/bwg1.json."""
+    fixture = json.loads((ROOT / "fixtures" / "bwg1_content.json").read_text("utf-8"))
+    book = {e["fields"]["name"]: e["fields"] for e in fixture if not e["fields"]["is_sample"]}
+    assert {n: f["stats"]["level"] for n, f in book.items() if f["category"] == "weapon"} == {
+        "Bowie knife": 3,
+        "Remington Army revolver": 4,
+        "Winchester Repeater": 5,
+    }
+    assert {n: f["stats"] for n, f in book.items() if f["category"] == "horse"} == HORSES
+    for name, fields in book.items():
+        roster = {"members": [{"key": "1", "type": "henchman", "points": {}}]}
+        slot = "horse" if fields["category"] == "horse" else "weapons"
+        entry = {"name": name, **fields["stats"]}
+        roster["members"][0][slot] = entry if slot == "horse" else [entry]
+        assert "bwg1.horse_figures_differ" not in evaluate(roster).codes()
+        assert "bwg1.weapon_level_differs" not in evaluate(roster).codes()
+    samples = [e["fields"]["name"] for e in fixture if e["fields"]["is_sample"]]
+    assert not any(bwg1.item_key(n) in bwg1.BOOK_WEAPONS for n in samples)
+
+
 def test_fame_over_the_limit_is_an_error():
     report = evaluate(legal_gang(limit=LEGAL_GANG_FAME - 1))
     finding = assert_flags(report, "bwg1.fame_over_limit", ERROR, None)
@@ -636,10 +756,65 @@ def test_the_leader_takes_the_bonus_when_listed_first():
     assert report.members["P"].bonus_attribute is None
 
 
-def test_the_leader_counts_like_any_member_in_list_order():
-    report = evaluate(gang(professional("P", "gunslinger"), leader("L", "gunslinger")))
-    assert report.members["P"].bonus_attribute == "rc"
-    assert report.members["L"].bonus_attribute is None
+# Seed 002, p. 12 (Recruter, "Le chef"): "Le premier membre de votre gang à recruter sera
+# votre chef de Gang." The Leader is the first recruit, so the first of his profession,
+# wherever the roster lists him (issue 15, item 1).
+
+
+def test_the_leader_takes_the_bonus_even_when_listed_after_a_professional():
+    roster = gang(professional("P", "gunslinger", rc=3), leader("L", "gunslinger", rc=3))
+    report = evaluate(roster)
+    assert report.members["L"].bonus_attribute == "rc"
+    assert report.members["P"].bonus_attribute is None
+    assert (report.members["L"].attributes["rc"], report.members["P"].attributes["rc"]) == (5, 4)
+    bonuses = [(b["profession"].id, b["member"].key) for b in report.gang["profession_bonuses"]]
+    assert bonuses == [("gunslinger", "L")]
+
+
+def test_a_professional_before_the_leader_keeps_a_bonus_of_another_profession():
+    report = evaluate(
+        gang(
+            professional("P1", "gunslinger"),
+            professional("P2", "doctor"),
+            leader("L", "doctor"),
+            professional("P3", "gunslinger"),
+        )
+    )
+    assert report.members["L"].bonus_attribute == "int"
+    assert report.members["P2"].bonus_attribute is None
+    assert report.members["P1"].bonus_attribute == "rc"  # the first Gunslinger recruited
+    assert report.members["P3"].bonus_attribute is None
+
+
+def test_the_order_of_the_leader_changes_nothing():
+    first = evaluate(legal_gang())
+    members = legal_gang()["members"]
+    last = evaluate({**legal_gang(), "members": [*members[1:], members[0]]})
+    for key, m in first.members.items():
+        assert last.members[key].attributes == m.attributes
+        assert last.members[key].bonus_attribute == m.bonus_attribute
+    assert first.findings == last.findings == []
+
+
+def test_a_professionals_bonus_overflow_moves_to_the_leader_listed_after_him():
+    """The Leader's +1 RC taking him to 7 is the error, not the Professional's RC 6."""
+    roster = gang(professional("P", "gunslinger", rc=5), leader("L", "gunslinger", rc=5))
+    report = evaluate(roster)
+    assert_flags(report, "bwg1.profession_bonus_above_max", ERROR, "L")
+    assert report.members["P"].attributes["rc"] == 6
+
+
+def test_only_the_first_leader_takes_the_bonus_before_the_list_order():
+    report = evaluate(
+        gang(
+            professional("P", "wrassler"),
+            leader("L1", "gambler"),
+            leader("L2", "wrassler"),
+        )
+    )
+    assert report.members["L1"].bonus_attribute == "qui"
+    assert report.members["P"].bonus_attribute == "mc"  # L2 is an extra Leader, in order
+    assert report.members["L2"].bonus_attribute is None
 
 
 def test_a_henchman_never_takes_the_bonus():
@@ -1027,6 +1202,30 @@ def test_named_members_are_fine():
     assert report.members["H2"].name == "Member H2"
 
 
+# Seed 002, p. 12 (Nom, renommée & taille de gang): "n'oubliez pas de donner à chacun un
+# nom. Non seulement vos membres doivent être quelqu'un, mais votre gang doit également avoir
+# un nom !" (issue 15, item 5). A warning, like an unnamed member.
+
+
+@pytest.mark.parametrize("name", ["", "   ", None, 7])
+def test_an_unnamed_gang_is_a_warning(name):
+    report = evaluate({**legal_gang(), "name": name})
+    finding = assert_flags(report, "bwg1.gang_unnamed", WARNING, None)
+    assert "name" in finding.message
+    assert report.is_legal
+    assert finding in report.gang_findings
+
+
+def test_a_gang_without_a_name_field_is_unnamed():
+    roster = {k: v for k, v in legal_gang().items() if k != "name"}
+    assert_flags(evaluate(roster), "bwg1.gang_unnamed", WARNING, None)
+
+
+def test_a_named_gang_is_fine():
+    report = evaluate(legal_gang())
+    assert_clear(report, "bwg1.gang_unnamed")
+
+
 # --------------------------------------------------------------------------- Leader's Luck
 
 
@@ -1048,7 +1247,8 @@ def test_a_gambler_professional_does_not_change_leaders_luck():
 
 def test_a_gambler_leader_listed_after_a_gambler_still_has_4_dice():
     report = evaluate(gang(professional("G", "gambler"), leader("L", "gambler")))
-    assert report.members["L"].bonus_attribute is None
+    assert report.members["L"].bonus_attribute == "qui"  # the Leader is the first recruit
+    assert report.members["G"].bonus_attribute is None
     assert report.gang["leaders_luck_dice"] == 4
 
 

@@ -93,3 +93,27 @@ def test_at_most_one_member_of_each_profession_gets_the_bonus(members):
             assert m.bonus_attribute == m.profession.attribute
             bonus_by_profession[m.profession.id] = bonus_by_profession.get(m.profession.id, 0) + 1
     assert all(count == 1 for count in bonus_by_profession.values())
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(member, max_size=8), st.sampled_from(sorted(bwg1.PROFESSIONS)), st.integers(0, 8))
+def test_the_leader_has_his_professions_bonus_wherever_he_is_listed(members, profession, at):
+    """Seed 002, p. 12: "Le premier membre de votre gang à recruter sera votre chef"."""
+    others = [
+        {**m, "key": f"m{i}", "type": m["type"] if m["type"] != "leader" else "henchman"}
+        for i, m in enumerate(members)
+    ]
+    chief = {
+        "key": "chief",
+        "name": "Chief",
+        "type": "leader",
+        "profession": profession,
+        "points": {},
+    }
+    others.insert(min(at, len(others)), chief)
+    report = SYSTEM.evaluate({"members": others})
+    attribute = bwg1.PROFESSIONS[profession].attribute
+    assert report.members["chief"].bonus_attribute == attribute
+    for m in report.members.values():
+        if m.key != "chief" and m.profession_id == profession:
+            assert m.bonus_attribute is None

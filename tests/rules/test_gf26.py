@@ -231,7 +231,6 @@ def test_the_system_interface():
     assert {r.code for r in SYSTEM.rules if r.decision} >= {
         "gf26.too_few_perks",
         "gf26.huge_already",
-        "gf26.unit_leader_outranked",
     }
 
 
@@ -757,41 +756,56 @@ def test_a_unit_is_led_by_its_highest_ranked_model():
     assert report.findings == []
 
 
-@pytest.mark.parametrize(
-    "leader_type, others",
-    [
-        ("hero", ["hero", "veteran", "regular"]),
-        ("veteran", ["veteran", "regular"]),
-        ("regular", ["regular"]),
-    ],
-)
-def test_banding_who_may_lead_whom(leader_type, others):
+# Seed 001, "Units": "A unit of troops consisting of veteran models has as many Action Points
+# (AP) as the lowest IV in that unit." and "If a unit Leader falls in combat, each member of
+# that unit must make a Bravery test." Nothing about ranks: "A model can only perform a
+# Banding Action with models of their rank or lower" is said of Banding Actions, a play-time
+# action, not of units. (Issue 15, item 3: gf26.unit_leader_outranked is dropped.)
+
+
+@pytest.mark.parametrize("leader_type", ["regular", "veteran", "hero"])
+def test_any_model_may_lead_a_unit_whatever_the_ranks_in_it(leader_type):
     members = [model("1", leader_type, unit="U", unit_leader=True)]
-    members += [model(str(i), t, unit="U") for i, t in enumerate(others, start=2)]
+    members += [model(str(i), t, unit="U") for i, t in enumerate(PERK_COUNT, start=2)]
     roster = party(hero("H", leader=True), *members)
     report = evaluate(roster)
-    assert_clear(report, "gf26.unit_leader_outranked")
+    assert report.findings == []
     assert report.gang["units"][0]["leader"] == "1"
 
 
-def test_a_regular_may_not_lead_a_veteran():
+def test_a_regular_may_lead_a_veteran():
+    """The case issue 15 reported: a Regular flagged to lead a unit with a Veteran in it."""
     roster = party(
         hero("1", leader=True),
         model("2", "veteran", name="Kell", unit="Brutes"),
         model("3", "regular", name="Lugg", unit="Brutes", unit_leader=True),
     )
-    finding = assert_flags(evaluate(roster), "gf26.unit_leader_outranked", ERROR, "3")
-    assert "Kell (Veteran)" in finding.message and "only Regulars" in finding.message
-    assert "make Kell the unit leader" in finding.message
+    report = evaluate(roster)
+    assert report.findings == [] and report.is_legal
+    assert report.gang["units"][0]["leader"] == "3"
+    assert "gf26.unit_leader_outranked" not in gf26.RULE_CODES
 
 
-def test_a_veteran_may_not_lead_a_hero():
+def test_a_veteran_may_lead_a_hero_but_a_unit_still_has_one_leader():
     roster = party(
         hero("1", leader=True, unit="Command"),
         model("2", "veteran", unit="Command", unit_leader=True),
     )
-    finding = assert_flags(evaluate(roster), "gf26.unit_leader_outranked", ERROR, "2")
-    assert "Veterans and Regulars" in finding.message
+    report = evaluate(roster)
+    assert report.findings == []
+    assert report.gang["units"][0]["leader"] == "2"
+    # The unit rules the book does have still hold: one leader per unit.
+    roster = party(
+        hero("1", leader=True, unit="Command", unit_leader=True),
+        model("2", "veteran", unit="Command", unit_leader=True),
+    )
+    assert_flags(evaluate(roster), "gf26.too_many_unit_leaders", ERROR, "2")
+
+
+def test_banding_rank_text_is_about_banding_actions_only():
+    banding = next(r for r in gf26.CONTENT["play_rules"] if r["id"] == "banding")
+    assert "Banding Action" in banding["text"] and "or a unit" not in banding["text"]
+    assert not any("unit_leader_outranked" in d for d in SYSTEM.decisions)
 
 
 def test_two_unit_leaders_in_one_unit():
@@ -1039,7 +1053,6 @@ EXAMPLES = {
             ("gf26.duplicate_perk", "1"),
             ("gf26.too_many_leaders", "2"),
             ("gf26.too_many_perks", "3"),
-            ("gf26.unit_leader_outranked", "5"),
             ("gf26.unknown_perk", "6"),
         ],
     ),

@@ -980,6 +980,57 @@ def test_an_extra_skill_is_checked_like_the_special_skill():
     assert "extra special skill 1" in finding.message
 
 
+# Seed 003, Step 7. Special Skill: "There are three special skills tables. A character's
+# special skill is determined by randomly rolling on the chosen table. A character may roll
+# only a single table." More skills come later, from the CCP that reputation earns
+# ("Increasing Skills": "For each five reputation earned an outlaw character gains a
+# Character Creation Point to spend on purchasing skills and abilities.").
+
+
+def two_skills_in_30_ccp(**campaign: Any) -> dict[str, Any]:
+    """The legal gang where Red Jack also has Dodge (Table C, 3 CCP) and Jesse is 3 CCP
+    cheaper (Rifle 0, Riding 1): still exactly 30 CCP."""
+    roster = with_data(legal_gang(), "1", extra_skills=[skill("C", 1)], **campaign)
+    return with_tiers(roster, "3", rifle=0, riding=1)
+
+
+def test_a_second_skill_with_no_campaign_ccp_is_an_error():
+    """Issue 15, item 4: a second table paid from the 30 creation CCP passed before."""
+    report = evaluate(two_skills_in_30_ccp())
+    assert report.total == 30
+    assert "rivals.ccp_over_budget" not in report.codes()
+    finding = assert_flags(report, "rivals.too_many_skill_tables", ERROR, "1")
+    assert "2 special skills (Fast draw on Table A and Dodge on Table C)" in finding.message
+    assert "single table" in finding.message and "at least 1" in finding.message
+
+
+def test_a_second_skill_paid_with_campaign_ccp_is_fine():
+    assert_clear(evaluate(campaign_gang()), "rivals.too_many_skill_tables")  # 8 spent
+    # Just enough: the cheaper table (A, 1 CCP) was bought in the campaign, whichever record
+    # holds it (a campaign outlaw created without a skill keeps his first in special_skill).
+    report = evaluate(two_skills_in_30_ccp(ccp_spent=1))
+    assert_clear(report, "rivals.too_many_skill_tables")
+    assert report.is_legal and report.total == 29
+
+
+def test_three_skills_need_the_campaign_to_pay_for_two_tables():
+    three = [skill("C", 1), skill("B", 5)]  # with Fast draw (A): 1 + 3 + 2 = 6, 3 at creation
+    finding = assert_flags(
+        evaluate(campaign_gang(extra_skills=three, ccp_spent=2)),
+        "rivals.too_many_skill_tables",
+        ERROR,
+        "1",
+    )
+    assert "3 special skills" in finding.message and "at least 3" in finding.message
+    report = evaluate(campaign_gang(extra_skills=three, ccp_spent=3))
+    assert_clear(report, "rivals.too_many_skill_tables")
+
+
+def test_one_skill_in_extra_skills_alone_is_one_table():
+    roster = with_data(legal_gang(), "1", special_skill=None, extra_skills=[skill("A", 6)])
+    assert_clear(evaluate(roster), "rivals.too_many_skill_tables")
+
+
 @pytest.mark.parametrize("value", [None, "Dodge", 3])
 def test_an_extra_skill_that_is_not_a_record_is_an_error(value):
     report = evaluate(campaign_gang(extra_skills=[value]))
