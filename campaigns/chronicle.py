@@ -110,10 +110,10 @@ def happening_text(state: CampaignState, h: dict[str, Any]) -> str:
     if kind == "wound":
         return f"{by} wounded {_name(state, h['to'])} ({_plural(h['amount'], 'action')} lost)."
     if kind == "kill":
-        lost = _plural(h.get("amount", 0), "wound")
         if by:
-            return f"{by} killed {_name(state, h['to'])} ({lost} lost from the killing wound)."
-        return f"{_name(state, h['to'])} was killed ({lost} lost from the killing wound)."
+            worth = _plural(h.get("amount", 0), "action")
+            return f"{by} killed {_name(state, h['to'])} (toughness: {worth})."
+        return f"{_name(state, h['to'])} was killed (by nobody of the other gang)."
     if kind == "out":
         if by:
             return f"{by} took out {_name(state, h['to'])}."

@@ -31,12 +31,13 @@ KIND_HELP = {
     "wound": (
         "An outlaw of another gang lost actions to a hit: the one who hit earns the number "
         "of actions the wound costs. One of wound or kill per hit: for the hit that kills, "
-        "record only the kill. Give the actions lost."
+        "record only the kill. Give the actions lost: at most what the victim has left of "
+        "their toughness."
     ),
     "kill": (
-        "An outlaw was killed: the killer earns the wounds lost from the killing wound + the "
-        "victim's notoriety bonus at that moment. Leave “Who” empty if nobody of the other "
-        "gang did it. Give the wounds lost from the killing wound."
+        "An outlaw was killed: the killer earns the victim's toughness in actions + their "
+        "notoriety bonus at that moment (the app fills both in: leave the number empty). "
+        "Leave “Who” empty if nobody of the other gang did it."
     ),
     "left": (
         "An outlaw left the board before the end of the fight: \u22125 reputation. "
@@ -130,7 +131,7 @@ class LineForm(forms.Form):
     by = forms.ChoiceField(label="Who (did it, left, took)", required=False)
     to = forms.ChoiceField(label="To whom (hit, killed, robbed)", required=False)
     amount = forms.IntegerField(
-        label="Actions lost (wound) / wounds lost (kill)",
+        label="Actions lost (a wound; a kill fills in itself)",
         required=False,
         min_value=0,
         max_value=10,
@@ -325,7 +326,10 @@ class HitForm(forms.Form):
     )
     by = forms.ChoiceField(label="By", required=False)
     amount = forms.IntegerField(
-        label="Actions / wounds lost", required=False, min_value=0, max_value=20
+        label="Actions lost (a wound; empty for the kill)",
+        required=False,
+        min_value=0,
+        max_value=20,
     )
 
     def __init__(self, *args, fighters: list[tuple[str, str]], **kwargs):

@@ -31,6 +31,7 @@ from builder.models import Member, MemberItem
 from builder.roster import member_data
 from campaigns import access, services
 from campaigns.access import PAGE_METHODS, login_required
+from campaigns.chronicle import happening_text
 from campaigns.encounter_forms import (
     DRAW,
     KIND_HELP,
@@ -72,6 +73,7 @@ from rules.campaign import (
     GangState,
     MemberState,
     member_cost,
+    showdown_gone,
     showdown_pairs,
 )
 
@@ -152,10 +154,6 @@ def grouped(items: list[str]) -> list[str]:
 
 def signed(n: int) -> str:
     return f"+{n}" if n > 0 else (MINUS + str(-n) if n < 0 else "0")
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 # --------------------------------------------------------------------------- beginning
@@ -299,33 +297,6 @@ def _renumber(message: str, word: str, engine_n: int, shown_n: int) -> str:
 # --------------------------------------------------------------------------- the steps
 
 
-def _describe(state: CampaignState, h: dict[str, Any]) -> str:
-    """One line of the record, in words."""
-
-    def name(ref: str) -> str:
-        return state.member(ref).name if ref else ""
-
-    kind = h.get("kind")
-    label = state.progression.happening_kinds.get(kind, kind)
-    if kind == "wound":
-        return f"{name(h['by'])} wounded {name(h['to'])}: {_plural(h['amount'], 'action')} lost."
-    if kind == "kill":
-        lost = f"{_plural(h['amount'], 'wound')} lost from the killing wound"
-        if h.get("by"):
-            return f"{name(h['by'])} killed {name(h['to'])}: {lost}."
-        return f"{name(h['to'])} was killed (by nobody of the other gang): {lost}."
-    if kind == "left":
-        return f"{name(h['who'])}: {label.lower()}."
-    if kind == "loot":
-        what = ", ".join(([f"${h['cash']}"] if h.get("cash") else []) + list(h.get("items") or []))
-        return f"{name(h['by'])} took {what} from {name(h['from'])}."
-    if kind == "out":
-        if h.get("by"):
-            return f"{name(h['by'])} took out {name(h['to'])}."
-        return f"{name(h['to'])} was taken out."
-    return f"{label}."
-
-
 def _death_lines(state: CampaignState, enc: EncounterState) -> dict[str, Any]:
     """The log's line (with its dice) for each death roll of the encounter, by member: the
     engine keeps the seq of each member's latest roll."""
@@ -388,7 +359,7 @@ def _showdown(
     if not p.has_showdown or not enc.awarded:
         return out
     sd = enc.showdown
-    last = enc is state.last_encounter
+    gone = showdown_gone(state, enc)
     a, b = (state.gangs[g] for g in enc.gangs)
 
     def form_for(step: str, make: Callable[[], Any]) -> Any:
@@ -397,8 +368,8 @@ def _showdown(
         return make()
 
     if sd is None:
-        if not last:
-            out["why"] = "Another encounter has begun since: the chance of a showdown is gone."
+        if gone:
+            out["why"] = gone
             return out
         pairs = showdown_pairs(state, enc)
         if not pairs:
@@ -586,7 +557,7 @@ def _detail_context(
         "is_player": bool(mine),
         "can_record": bool(mine) or seat.organiser,
         "steps": _steps(state, enc, showdown),
-        "happenings": [_describe(state, h) for h in enc.happenings],
+        "happenings": [happening_text(state, h) for h in enc.happenings],
         "winner": state.gangs[enc.winner] if enc.winner else None,
         "recorded_by": state.gangs[enc.recorded_by] if enc.recorded_by else None,
         "notes": enc.notes,
@@ -710,7 +681,7 @@ def _step_death(request: HttpRequest, seat: Seat, enc: EncounterState) -> Action
 
 def _step_challenge(request: HttpRequest, seat: Seat, enc: EncounterState) -> Action:
     state = seat.state
-    pairs = showdown_pairs(state, enc) if enc.awarded and enc is state.last_encounter else []
+    pairs = showdown_pairs(state, enc) if enc.awarded else []
     if pairs and not seat.plays(state.member(pairs[0][0]).gang):
         raise PermissionDenied("Only the player of the gang with less reputation challenges.")
     form = ChallengeForm(request.POST, state=state, pairs=pairs)
@@ -1120,7 +1091,19 @@ def gang_recruit(request: HttpRequest, campaign_id: int, gang_id: int) -> HttpRe
     choices = [(c.value, c.label) for c in candidates]
     failed: RecruitForm | None = None
     failed_ref = ""
-    if request.method == "POST":
+    declined_error: dict[str, str] = {}
+    if request.method == "POST" and "decline" in request.POST:
+        fallen = _member_of(gang, request.POST.get("decline", ""))
+        try:
+            new = _record(
+                request, seat, "recruit_declined", {"gang": gang.id, "replaces": fallen.ref}
+            )
+        except CampaignError as error:
+            declined_error[fallen.ref] = error.message
+        else:
+            messages.success(request, _last_text(new))
+            return redirect(_gang_url(seat.campaign.pk, gang.id))
+    elif request.method == "POST":
         replaced = _member_of(gang, request.POST.get("replaces", ""))
         failed_ref = replaced.ref
         form = RecruitForm(request.POST, candidates=choices, auto_id=f"id_r{replaced.key}_%s")
@@ -1147,7 +1130,14 @@ def gang_recruit(request: HttpRequest, campaign_id: int, gang_id: int) -> HttpRe
             initial={"replaces": m.ref}, candidates=choices, auto_id=f"id_r{m.key}_%s"
         )
         affordable = sum(1 for c in candidates if c.cost <= m.original_cost)
-        rows.append({"m": m, "form": form, "affordable": affordable})
+        rows.append(
+            {
+                "m": m,
+                "form": form,
+                "affordable": affordable,
+                "decline_error": declined_error.get(m.ref, ""),
+            }
+        )
     return render(
         request,
         "campaigns/campaign_gang_recruit.html",
@@ -1158,6 +1148,7 @@ def gang_recruit(request: HttpRequest, campaign_id: int, gang_id: int) -> HttpRe
             "rows": rows,
             "candidates": candidates,
             "total_label": label,
+            "full_strength": seat.state.progression.full_strength,
             "open_encounter": seat.state.open_encounter(gang.id),
         },
     )

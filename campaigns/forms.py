@@ -18,8 +18,8 @@ from rules import all_systems
 from rules.campaign import progression_for
 
 MAX_RULE = 1000  # the largest number a house rule may hold
-#: the few house rules that may be below zero (a penalty), with their lowest value
-NEGATIVE_RULES = {"left_xp": -MAX_RULE}
+#: the few house rules that are a penalty: (lowest, highest); "0 or less"
+NEGATIVE_RULES = {"left_xp": (-MAX_RULE, 0)}
 #: house rules that are a count of something, never 0
 POSITIVE_RULES = {"per_advance", "old_hand_xp", "veteran_xp", "limit"}
 
@@ -48,8 +48,8 @@ def rule_field(name: str, default: Any, help_text: str) -> forms.Field:
         return forms.IntegerField(
             label=label, required=False, min_value=1, max_value=100_000, help_text=help_text
         )
-    low = NEGATIVE_RULES.get(name, 1 if name in POSITIVE_RULES else 0)
-    return forms.IntegerField(label=label, min_value=low, max_value=MAX_RULE, help_text=help_text)
+    low, high = NEGATIVE_RULES.get(name, (1 if name in POSITIVE_RULES else 0, MAX_RULE))
+    return forms.IntegerField(label=label, min_value=low, max_value=high, help_text=help_text)
 
 
 def rule_names(system_id: str) -> list[str]:

@@ -10,7 +10,7 @@ scripted strictly: every roll a step makes is the one the test says.
 
 The expected Rivals reputation is worked out here, independently of the engine, with
 the book's numbers (docs/campaigns.md): a wound earns the actions it costs, a kill the
-wounds lost + the victim's notoriety bonus at that moment, +2 to every outlaw of the
+victim's toughness in actions + his notoriety bonus at that moment, +2 to every outlaw of the
 winning gang, -5 for leaving the board; "no reputation this encounter" (badly wounded,
 playing dead) removes what the outlaw gained, never a penalty.
 """
@@ -332,6 +332,7 @@ class Ledger:
 
     reputation: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     dead: set[str] = field(default_factory=set)
+    toughness: dict[str, int] = field(default_factory=dict)  # actions; Regular 4 if absent
 
     def encounter(self, lines, winners: list[str], deaths: dict[str, str]) -> None:
         """``lines`` as recorded, the winning gang's outlaws, each death roll's result
@@ -348,7 +349,7 @@ class Ledger:
                 earn(line["by"], int(line["amount"]))
             elif line["kind"] == "kill" and line.get("by"):
                 bonus = notoriety_bonus(now.get(line["to"], 0))  # at that moment
-                earn(line["by"], int(line["amount"]) + bonus)
+                earn(line["by"], self.toughness.get(line["to"], 4) + bonus)
             elif line["kind"] == "left":
                 earn(line["by"], -5)
         for who in winners:
@@ -420,6 +421,7 @@ def test_rivals_from_set_up_to_the_title(db, dice):
         B(6): "Tom", B(7): "Wes",
     }  # fmt: skip
     book = Ledger()
+    book.toughness[A(5)] = 5  # Clay is Built like an outhouse!
     gang_names = {a: "Red Jack's Gang", b: "The O'Neil Gang"}
     riding = {a: [A(k) for k in range(1, 6)], b: [B(k) for k in range(1, 7)]}
 
@@ -452,7 +454,7 @@ def test_rivals_from_set_up_to_the_title(db, dice):
     # Jack's Gang wins. Mark's death roll: 1, dead.
     lines = [
         {"kind": "wound", "by": A(1), "to": B(1), "amount": 2},
-        {"kind": "kill", "by": A(2), "to": B(2), "amount": 4},
+        {"kind": "kill", "by": A(2), "to": B(2), "amount": ""},
         {"kind": "loot", "by": A(2), "to": B(2), "cash": 3, "items": "Winchester Carbine"},
         {"kind": "wound", "by": B(6), "to": A(3), "amount": 1},
         {"kind": "left", "by": B(3)},
@@ -461,7 +463,7 @@ def test_rivals_from_set_up_to_the_title(db, dice):
         1, alice, bob, (a, b), 2, "Deadrock - centre of town", lines, a, {B(2): ([1], "dead")}
     )
     assert "Sarah took $3, Winchester Carbine from Mark." in page
-    assert "David: left the board early." in page
+    assert "David left the board early." in page
     detail = source(alice.client.get(reverse("encounter_detail", args=[campaign.pk, enc1])))
     rows = {row[0]: row for row in table_rows(detail, "reputation") if len(row) > 2}
     assert rows["Sarah"][1].startswith(f"+{4 + 1 + 2}") and rows["Sarah"][2] == "7"
@@ -502,8 +504,8 @@ def test_rivals_from_set_up_to_the_title(db, dice):
     # Sarah: 5, badly wounded (her rifle goes); Tom: 2, dead.
     lines = [
         {"kind": "wound", "by": B(1), "to": A(1), "amount": 3},
-        {"kind": "kill", "by": B(5), "to": A(2), "amount": 3},
-        {"kind": "kill", "by": A(1), "to": B(6), "amount": 2},
+        {"kind": "kill", "by": B(5), "to": A(2), "amount": ""},
+        {"kind": "kill", "by": A(1), "to": B(6), "amount": ""},
         {"kind": "wound", "by": B(7), "to": A(4), "amount": 2},
     ]
     _, page = play(
@@ -519,14 +521,21 @@ def test_rivals_from_set_up_to_the_title(db, dice):
     )
     assert "Rifle Regular +2 → Got the shakes! +0" in page
 
+    # Tom is dead and not replaced: the O'Neils fight at full strength, so encounter 3
+    # can't begin until Bob recruits or chooses to fight on without a replacement.
+    theirs = read(bob.client.get(reverse("campaign_gang", args=[campaign.pk, b])))
+    assert "Before its next encounter the gang replaces its fallen outlaw" in theirs
+    response = bob.client.post(recruit_url, {"decline": B(6)})
+    assert response.status_code == 302, read(response)
+
     # Encounter 3 (the Homestead): Jesse kills Kate (a Drifter), Bill wounds Clay, Luke
     # leaves the board, Jack O'Neil kills Clay; Red Jack's Gang wins. Kate: 4, badly
     # wounded; Clay: 6, playing dead (his win bonus doesn't count).
     lines = [
-        {"kind": "kill", "by": A(3), "to": B(5), "amount": 4},
+        {"kind": "kill", "by": A(3), "to": B(5), "amount": ""},
         {"kind": "wound", "by": B(4), "to": A(5), "amount": 2},
         {"kind": "left", "by": A(4)},
-        {"kind": "kill", "by": B(1), "to": A(5), "amount": 3},
+        {"kind": "kill", "by": B(1), "to": A(5), "amount": ""},
     ]
     _, page = play(
         3,
@@ -546,10 +555,10 @@ def test_rivals_from_set_up_to_the_title(db, dice):
     # wounds Bill, Wes takes $2 from Jesse, Red Jack kills Wes, a Drifter by then (4 + 6);
     # the O'Neils win. Jesse: 1, dead; Wes: 5, badly wounded (only his handgun can go).
     lines = [
-        {"kind": "kill", "by": B(7), "to": A(3), "amount": 4},
+        {"kind": "kill", "by": B(7), "to": A(3), "amount": ""},
         {"kind": "wound", "by": A(1), "to": B(4), "amount": 1},
         {"kind": "loot", "by": B(7), "to": A(3), "cash": 2},
-        {"kind": "kill", "by": A(1), "to": B(7), "amount": 2},
+        {"kind": "kill", "by": A(1), "to": B(7), "amount": ""},
     ]
     _, page = play(
         4,
@@ -563,8 +572,9 @@ def test_rivals_from_set_up_to_the_title(db, dice):
         {A(3): ([1], "dead"), B(7): ([5], "badly wounded")},
     )
     assert "Handgun Straight-shooter +2 → Regular +1" in page
-    # The kill of Wes: 2 wounds + a Drifter's 2, his notoriety at that moment.
-    assert "Killed Wes: 2 wounds lost + Drifter notoriety bonus 2" in page
+    # The kill of Wes: his toughness (Regular, 4 actions) + a Drifter's 2, his notoriety at
+    # that moment (4 before the encounter + 6 for killing Jesse, a Drifter).
+    assert "Killed Wes: 4 actions (toughness) + Drifter notoriety bonus 2" in page
 
     # Every gang has played 4: Olive finishes; no confirmation is asked.
     detail = read(olive.client.get(reverse("campaign_detail", args=[campaign.pk])))
@@ -577,7 +587,7 @@ def test_rivals_from_set_up_to_the_title(db, dice):
     expected = sorted(
         ((gang_names[g], book.total(riding[g])) for g in (a, b)), key=lambda row: -row[1]
     )
-    assert expected == [("The O'Neil Gang", 29), ("Red Jack's Gang", 24)]  # worked by hand
+    assert expected == [("The O'Neil Gang", 32), ("Red Jack's Gang", 28)]  # worked by hand
     shown = [(row[1].replace(" yours", ""), int(row[3])) for row in table_rows(page, "standings")]
     assert shown == expected
     first = table_rows(page, "standings")[0]

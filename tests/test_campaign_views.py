@@ -62,16 +62,21 @@ def join(campaign: Campaign, user: User, example: str = RED_JACKS, name: str | N
 def play(campaign: Campaign, seed: int = 2, *, winner_first: bool = True):
     """One whole Rivals encounter between the first two riding gangs: the first gang's
     first outlaw wounds then kills the other's first outlaw; both confirm; death rolls
-    (seed 2: the location is 1, the death roll 1, Dead)."""
+    (seed 2: the location is 1, the death roll 1, Dead). A gang with a dead outlaw not yet
+    replaced fights short-handed (the player declines the recruit)."""
     rng = random.Random(seed)
     state = services.state_of(campaign)
     a, b = list(state.active_gangs)[:2]
+    for gang in (a, b):
+        for fallen in gang.waiting:
+            data = {"gang": gang.id, "replaces": fallen.ref}
+            state = services.record(campaign, None, "recruit_declined", data)
     state = services.record(campaign, None, "encounter_begun", {"gangs": [a.id, b.id]}, rng=rng)
     enc = state.encounters[-1]
     by, to = a.alive[0], b.alive[0]
     happenings = [
         {"kind": "wound", "by": by.ref, "to": to.ref, "amount": 2},
-        {"kind": "kill", "by": by.ref, "to": to.ref, "amount": 1},
+        {"kind": "kill", "by": by.ref, "to": to.ref},  # worth his toughness, 4, + his bonus
     ]
     data = {"encounter": enc.id, "gang": a.id, "happenings": happenings}
     data["winner"] = a.id if winner_first else b.id
@@ -286,6 +291,8 @@ def test_the_create_page_offers_every_game_and_its_rules(organiser):
         ({"encounters": "abc"}, "encounters", "whole number"),
         ({"bwg1-win_xp": "-2"}, "bwg1-win_xp", "greater than or equal to 0"),
         ({"bwg1-per_advance": "0"}, "bwg1-per_advance", "greater than or equal to 1"),
+        # docs/campaigns.md: left_xp is "0 or less" (leaving early is never a gain)
+        ({"bwg1-left_xp": "2"}, "bwg1-left_xp", "less than or equal to 0"),
         ({"bwg1-limit": "2.5"}, "bwg1-limit", "whole number"),
         ({"name": "   "}, "name", "required"),
     ],
@@ -591,7 +598,7 @@ def test_detail_when_running_shows_encounters_standings_members_and_charts(runni
     # standings: Red Jack's gang first with 14 reputation (6 + 4 x 2)
     standings = re.search(r'data-testid="standings".*?</table>', html, re.S).group(0)
     assert standings.index("Red Jack") < standings.index("O&#x27;Neil")
-    assert "<strong>14</strong>" in standings
+    assert "<strong>17</strong>" in standings
     # members, notoriety and the dead
     assert "Sarah" in html and "Loafer (+1)" in html
     assert 'badge error">dead' in html

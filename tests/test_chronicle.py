@@ -71,8 +71,8 @@ def test_happenings_in_words(played):
     assert say({"kind": "wound", "by": jack.ref, "to": oneil.ref, "amount": 2}) == (
         "Red Jack wounded Jack O'Neil (2 actions lost)."
     )
-    assert say({"kind": "kill", "by": jack.ref, "to": oneil.ref, "amount": 1}) == (
-        "Red Jack killed Jack O'Neil (1 wound lost from the killing wound)."
+    assert say({"kind": "kill", "by": jack.ref, "to": oneil.ref, "amount": 4}) == (
+        "Red Jack killed Jack O'Neil (toughness: 4 actions)."
     )
     assert say({"kind": "kill", "by": "", "to": oneil.ref, "amount": 0}).startswith(
         "Jack O'Neil was killed"
@@ -94,7 +94,7 @@ def test_stories_in_order_with_deaths_awards_and_what_came_after(played):
     assert first.where.startswith("Deadrock - centre of town (rolled 1)")
     assert first.happenings[0] == "Red Jack wounded Jack O'Neil (2 actions lost)."
     assert first.deaths == ["Death roll for Jack O'Neil: 1, Dead. Removed from the gang."]
-    assert any(a.reason.startswith("Killed Jack O'Neil") and a.amount == 2 for a in first.awards)
+    assert any(a.reason.startswith("Killed Jack O'Neil") and a.amount == 5 for a in first.awards)
     assert first.after == []
     assert any("bought" in line and "Knife" in line for line in stories[1].after)
 
@@ -108,7 +108,7 @@ def test_charts_name_each_member_with_their_gang(played):
     assert "Red Jack (Red Jack&#x27;s Gang)" in charts[0].svg
     assert charts[0].table[0] == ["", "Start", "1", "2"]
     assert charts[1].table[1:] == [
-        ["Red Jack's Gang", "0", "14", "28"],
+        ["Red Jack's Gang", "0", "17", "34"],
         ["The O'Neil Gang", "0", "0", "0"],
     ]
 

@@ -196,8 +196,8 @@ def test_a_whole_rivals_encounter_through_the_views(world, dice):
     e = s.encounter(enc)
     assert e.status == "provisional" and e.confirmed == {a}
     detail = text(alice.get(url("encounter_detail", world, enc)))
-    assert "Red Jack wounded Jack O&#x27;Neil: 2 actions lost." in detail
-    assert "Sarah killed Mark: 4 wounds lost from the killing wound." in detail
+    assert "Red Jack wounded Jack O&#x27;Neil (2 actions lost)." in detail
+    assert "Sarah killed Mark (toughness: 4 actions)." in detail
     assert "Sarah took $3, Winchester Carbine from Mark." in detail
     assert "provisional until confirmed" in detail
     assert 'data-testid="confirm"' not in detail  # Alice's gang has confirmed already
@@ -303,13 +303,14 @@ def test_a_showdown_fought_to_the_death(world, dice):
         "hits-0-amount": "1",
         "hits-1-kind": "kill",
         "hits-1-by": f"{a}/3",
-        "hits-1-amount": "3",
+        "hits-1-amount": "",
     }
     assert step(world, enc, "carol", "showdown", data).status_code == 403
     assert step(world, enc, "alice", "showdown", data).status_code == 302
     s = state(world)
-    # Jesse: 2 for the win, then the kill: 3 wounds + Jack's notoriety (Loafer, 1).
-    assert s.member(f"{a}/3").score == 2 + 3 + 1
+    # Jesse: 2 for the win, then the kill, filled in: Jack's toughness (Regular, 4
+    # actions) + his notoriety (Loafer, 1).
+    assert s.member(f"{a}/3").score == 2 + 4 + 1
     page = text(world.clients["bob"].get(url("encounter_detail", world, enc)))
     assert "Roll for Jack O&#x27;Neil" in page
     dice(2)
@@ -617,7 +618,7 @@ def test_pages_cost_the_same_for_4_and_6_outlaws(db, dice, size):
         campaign, alice, "encounter_begun", {"gangs": [str(a.pk), str(b.pk)]}, rng=Scripted(3)
     )
     enc = s.last_encounter.id
-    lines = [{"kind": "kill", "by": f"{a.pk}/1", "to": f"{b.pk}/1", "amount": 3}]
+    lines = [{"kind": "kill", "by": f"{a.pk}/1", "to": f"{b.pk}/1"}]
     services.record(
         campaign,
         alice,
@@ -718,7 +719,7 @@ def test_a_bwg1_campaign_uses_xp_a_scenario_and_the_purse(db, content, dice):
 def test_a_gang_whose_leader_died_chooses_a_new_one(world, dice):
     a, b = world.a, world.b
     enc = begin(world, dice)
-    lines = [{"kind": "kill", "by": f"{a}/1", "to": f"{b}/1", "amount": "3"}]
+    lines = [{"kind": "kill", "by": f"{a}/1", "to": f"{b}/1"}]
     assert record(world, enc, lines=lines).status_code == 302
     assert step(world, enc, "bob", "confirm", {"gang": b}).status_code == 302
     dice(1)  # Jack O'Neil, the leader, is dead
@@ -752,8 +753,8 @@ def test_death_rolls_show_their_own_dice_even_for_namesakes(world, dice):
     assert begun.status_code == 302
     enc = state(world).last_encounter.id
     lines = [
-        {"kind": "kill", "by": f"{a}/2", "to": f"{c}/2", "amount": "3"},
-        {"kind": "kill", "by": f"{c}/1", "to": f"{a}/2", "amount": "3"},
+        {"kind": "kill", "by": f"{a}/2", "to": f"{c}/2"},
+        {"kind": "kill", "by": f"{c}/1", "to": f"{a}/2"},
     ]
     data = lines_data(lines, winner=a)
     assert world.clients["alice"].post(url("encounter_record", world, enc), data).status_code == 302
@@ -766,3 +767,43 @@ def test_death_rolls_show_their_own_dice_even_for_namesakes(world, dice):
     rows = {r["member"].ref: r for r in _death_results(now, now.encounter(enc))}
     assert rows[f"{c}/2"]["roll"] == 6 and rows[f"{c}/2"]["dice"][0]["rolled"] == [6]
     assert rows[f"{a}/2"]["roll"] == 1 and rows[f"{a}/2"]["dice"][0]["rolled"] == [1]
+
+
+def test_a_gang_fights_at_full_strength_or_chooses_to_fight_short_handed(world, dice):
+    """003, "Recruiting new gang members": "Before the start of each encounter gang members
+    killed and removed from the game in a previous encounter are replaced"."""
+    settled_encounter(world, dice, death_roll=1)  # Mark is dead
+    bob = world.clients["bob"]
+    page = text(bob.get(url("campaign_gang", world, world.b)))
+    assert 'data-testid="full-strength"' in page
+    # The begin page refuses, beside the form, and nothing is written.
+    before = events(world)
+    response = bob.post(url("encounter_begin", world), {"gang": world.b, "against": world.a})
+    assert response.status_code == 200 and events(world) == before
+    assert "fights at full strength: recruit a replacement for Mark" in text(response)
+    # Only the gang's player declines; then the encounter can begin.
+    recruit = url("campaign_gang_recruit", world, world.b)
+    assert 'data-testid="decline"' in text(bob.get(recruit))
+    assert world.clients["alice"].post(recruit, {"decline": f"{world.b}/2"}).status_code == 403
+    response = bob.post(recruit, {"decline": f"{world.b}/2"})
+    assert response.status_code == 302
+    assert state(world).gangs[world.b].members["2"].declined
+    page = text(bob.get(recruit))
+    assert 'data-testid="short-handed"' in page and 'data-testid="recruit"' in page
+    assert 'data-testid="full-strength"' not in text(bob.get(url("campaign_gang", world, world.b)))
+    dice(2)
+    response = bob.post(url("encounter_begin", world), {"gang": world.b, "against": world.a})
+    assert response.status_code == 302
+
+
+def test_a_kill_is_filled_in_and_a_wound_too_big_is_refused_beside_its_line(world, dice):
+    enc = begin(world, dice)
+    a, b = world.a, world.b
+    before = events(world)
+    lines = [{"kind": "wound", "by": f"{a}/2", "to": f"{b}/2", "amount": "9"}]
+    response = record(world, enc, lines=lines)
+    assert response.status_code == 200 and events(world) == before
+    assert "Mark has 4 actions left (toughness 4): a wound takes at most 4." in text(response)
+    lines = [{"kind": "kill", "by": f"{a}/2", "to": f"{b}/2", "amount": ""}]
+    assert record(world, enc, lines=lines).status_code == 302
+    assert state(world).encounter(enc).happenings[0]["amount"] == 4

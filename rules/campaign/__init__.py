@@ -20,6 +20,7 @@ from rules.campaign.engine import (
     prepare,
     progression_for,
     replay,
+    showdown_gone,
     showdown_pairs,
 )
 from rules.campaign.progression import Progression, XPProgression
@@ -80,5 +81,6 @@ __all__ = [
     "progression_for",
     "ref",
     "replay",
+    "showdown_gone",
     "showdown_pairs",
 ]

@@ -22,6 +22,9 @@ class Bwg1Progression(Progression):
     VP = {"leader": 5, "professional": 3, "henchman": 2}
     injury_stats = ("str", "qui", "sta", "int", "rc", "mc")
 
+    def is_leader(self, data) -> bool:
+        return as_str(data.get("type")) == "leader"
+
     def victory_points(self, state, victim) -> int:
         return self.VP.get(as_str(victim.data.get("type")), 2)
 

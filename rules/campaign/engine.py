@@ -40,7 +40,6 @@ from rules.campaign.state import (
     counted,
     member_cost,
     signed,
-    whole_number,
 )
 from rules.dice import Dice
 from rules.registry import get_system
@@ -85,21 +84,36 @@ def replay(
 ) -> CampaignState:
     """The campaign's state after its events, with undone encounters left out.
 
-    Events are applied in order. An undo voids the events from its encounter's start on,
-    and the state is rebuilt from the events before them, so it is exactly what it was
-    before the encounter. Voided events keep, in the log, the text they had when they
-    happened, marked undone.
+    Events are applied in order. An undo voids the events of its encounter and every
+    event since the encounter began that concerns one of its two gangs (or no gang, as a
+    finish), and the state is rebuilt from the events left, so the encounter's gangs are
+    exactly as they were before it. What the other gangs did meanwhile stands (a showdown
+    owed by an earlier encounter, a purchase). Voided events keep, in the log, the text
+    they had when they happened, marked undone.
     """
     events = sorted(events, key=lambda e: e.seq)
     state = new_state(system_id, house_rules, agreed)
     applied: list[Event] = []
     texts: dict[int, str] = {}
     voided: set[int] = set()
+    fought: dict[int, tuple[str, ...]] = {}  # an encounter's id: its two gangs
+
+    def gangs(e: Event) -> tuple[str, ...]:
+        return tuple(dict.fromkeys((*_gangs_of(e), *fought.get(_encounter_of(e) or 0, ()))))
+
     for event in events:
+        if event.kind == "encounter_begun":
+            fought[event.seq] = tuple(str(g) for g in event.data.get("gangs") or ())
         if event.kind == "encounter_undone":
             first = as_int(event.data.get("encounter")) or 0
-            voided.update(e.seq for e in applied if e.seq >= first)
-            applied = [e for e in applied if e.seq < first]
+            theirs = set(fought.get(first, ()))
+
+            def void(e: Event, first=first, theirs=theirs) -> bool:
+                concerns = set(gangs(e))
+                return e.seq >= first and (not concerns or bool(concerns & theirs))
+
+            voided.update(e.seq for e in applied if void(e))
+            applied = [e for e in applied if not void(e)]
             state = new_state(system_id, house_rules, agreed)
             for kept in applied:
                 _APPLY[kept.kind](state, kept)
@@ -117,7 +131,7 @@ def replay(
             e.dice,
             _encounter_of(e),
             undone=e.seq in voided,
-            gangs=_gangs_of(e),
+            gangs=gangs(e),
         )
         for e in events
     ]
@@ -143,7 +157,8 @@ def _describe_undo(event: Event) -> str:
     why = f" ({reason})" if reason else ""
     return (
         f"The organiser undid encounter {event.data.get('number', '?')}{why}: everything "
-        "from its start on is struck out, and the campaign is as it was before it."
+        "its two gangs did from its start on is struck out, and they are as they were "
+        "before it."
     )
 
 
@@ -321,6 +336,14 @@ def _prepare_encounter_begun(state: CampaignState, data: dict, dice: Dice) -> di
             )
         if not gang.alive:
             raise CampaignError(f"{gang.name} has nobody left to fight: recruit first.", "gangs")
+        waiting = gang.waiting if state.progression.full_strength else []
+        if waiting:
+            names = " and ".join(m.name for m in waiting)
+            raise CampaignError(
+                f"{gang.name} fights at full strength: recruit a replacement for {names} "
+                "on the gang's Recruit page first (or choose there to fight short-handed).",
+                "gangs",
+            )
     out = {"gangs": [a.id, b.id], "scenario": as_str(data.get("scenario"))[:120]}
     if state.progression.uses_location:
         out["location"] = state.progression.roll_location(dice)
@@ -527,7 +550,8 @@ def _apply_death_rolled(state: CampaignState, event: Event) -> str:
             text += f" {lost}."
         text += f" No {state.progression.score_word} this encounter."
     if enc.showdown and enc.showdown.get("fate") == "dead" and m.ref == enc.showdown["loser"]:
-        _void_showdown(state, enc, m)
+        if d["result"] != "dead":
+            text += _void_showdown(state, enc, m)
     elif not enc.death_rolls_left and not enc.awarded:
         text += " " + _award(state, enc)
     return text
@@ -564,16 +588,33 @@ def _award(state: CampaignState, enc: EncounterState) -> str:
     return f"Encounter {enc.number} settled: {done}."
 
 
-def _void_showdown(state: CampaignState, enc: EncounterState, loser: MemberState) -> None:
-    gained = sum(a["amount"] for a in enc.showdown.get("awards", []) if a["member"] == loser.ref)
-    if gained > 0:
-        _change_score(state, loser, -gained)
+def _void_showdown(state: CampaignState, enc: EncounterState, loser: MemberState) -> str:
+    """The showdown's loser rolled "no reputation this encounter": what he gained in the
+    showdown is struck out, with the CCP it gave (nothing was spent in between: the
+    encounter stays open until this roll). A penalty still counts."""
+    sd = enc.showdown
+    gained = sum(a["amount"] for a in sd.get("awards", []) if a["member"] == loser.ref)
+    if gained <= 0:
+        return ""
+    _score, best, earned = sd["before"][loser.ref]
+    lost = loser.earned - earned
+    loser.score -= gained
+    loser.best, loser.earned = best, earned
+    p = state.progression
+    also = f" and the {counted(lost, p.earned_one, p.earned_label)} it gave" if lost else ""
+    return (
+        f" The {gained} {p.score_word} {loser.name} gained in the showdown{also} "
+        f"{'are' if lost or gained != 1 else 'is'} struck out (now {loser.score})."
+    )
 
 
 def _prepare_showdown_challenged(state: CampaignState, data: dict, dice: Dice) -> dict:
     enc = state.encounter(data.get("encounter"))
-    if not enc.awarded or enc is not state.last_encounter:
-        raise CampaignError("A showdown comes after the last encounter's death rolls.")
+    if not enc.awarded:
+        raise CampaignError("A showdown comes after the encounter's death rolls.")
+    gone = showdown_gone(state, enc)
+    if gone:
+        raise CampaignError(gone)
     if enc.showdown:
         raise CampaignError("This encounter has had its showdown challenge.")
     challenger = state.member(data.get("challenger"), "challenger")
@@ -588,11 +629,31 @@ def _prepare_showdown_challenged(state: CampaignState, data: dict, dice: Dice) -
     return {"encounter": enc.id, "challenger": challenger.ref, "challenged": challenged.ref}
 
 
+def showdown_gone(state: CampaignState, enc: EncounterState) -> str:
+    """Why the chance of a showdown after ``enc`` is gone ("" while it is not).
+
+    The book: "After every encounter" an outlaw may challenge. Each encounter keeps its
+    chance until one of its two gangs begins another encounter, so in a campaign of three
+    or more gangs a showdown owed by encounter 1 (A v B) can still be made while
+    encounter 2 (C v D) is played."""
+    later = next(
+        (e for e in state.encounters if e.number > enc.number and set(e.gangs) & set(enc.gangs)),
+        None,
+    )
+    if later is None:
+        return ""
+    gang = state.gangs[next(g for g in later.gangs if g in enc.gangs)]
+    return (
+        f"{gang.name} has begun encounter {later.number} since: the chance of a showdown "
+        f"after encounter {enc.number} is gone."
+    )
+
+
 def showdown_pairs(state: CampaignState, enc: EncounterState) -> list[tuple[str, str]]:
     """Every (challenger, challenged) a showdown may have after ``enc``: from the gang
     with the lower total reputation, to an outlaw of the other gang with the same
     notoriety. Equal totals: no gang is lower, so no showdown."""
-    if not state.progression.has_showdown:
+    if not state.progression.has_showdown or showdown_gone(state, enc):
         return []
     a, b = (state.gangs[g] for g in enc.gangs)
     if a.total == b.total or a.retired or b.retired:
@@ -649,6 +710,8 @@ def _prepare_showdown_fought(state: CampaignState, data: dict, dice: Dice) -> di
         raise CampaignError("Say how the loser ended: unconscious, dead or off the map.", "fate")
     loser = sd["challenged"] if winner.ref == sd["challenger"] else sd["challenger"]
     hits = []
+    left: dict[str, int] = {}  # actions each outlaw has left in the fight
+    killed = False
     for i, h in enumerate(data.get("hits") or [], start=1):
         kind = as_str(h.get("kind"))
         if kind not in ("wound", "kill"):
@@ -656,11 +719,17 @@ def _prepare_showdown_fought(state: CampaignState, data: dict, dice: Dice) -> di
         by, to = as_str(h.get("by")), as_str(h.get("to"))
         if {by, to} != {winner.ref, loser}:
             raise CampaignError(f"Hit {i}: one of the two outlaws hits the other.", f"hits-{i}")
-        amount = whole_number(h.get("amount"), f"Hit {i}: the number", f"hits-{i}", low=0, high=10)
+        if killed:
+            raise CampaignError(f"Hit {i}: the fight ended with the kill.", f"hits-{i}")
         if kind == "kill" and (fate != "dead" or to != loser):
             raise CampaignError(
                 f"Hit {i}: only the loser can be killed, when he ends dead.", f"hits-{i}"
             )
+        victim = state.member(to)
+        amount = state.progression.hit_amount(
+            kind, h.get("amount"), victim, left, f"Hit {i}", f"hits-{i}"
+        )
+        killed = kind == "kill"
         hits.append({"kind": kind, "by": by, "to": to, "amount": amount})
     return {"encounter": enc.id, "winner": winner.ref, "loser": loser, "fate": fate, "hits": hits}
 
@@ -679,6 +748,8 @@ def _apply_showdown_fought(state: CampaignState, event: Event) -> str:
     sd.update(status="fought", winner=d["winner"], loser=d["loser"], fate=d["fate"])
     p = state.progression
     running = {r: state.member(r).score for r in (d["winner"], d["loser"])}
+    # what each had before, so that a death roll's "no reputation" can strike it all out
+    sd["before"] = {r: (m.score, m.best, m.earned) for r in running for m in (state.member(r),)}
     awards = []
     for h in d["hits"]:
         by, to = state.member(h["by"]), state.member(h["to"])
@@ -763,8 +834,11 @@ def _prepare_member_recruited(state: CampaignState, data: dict, dice: Dice) -> d
         raise CampaignError("Pick the recruit from one of your gangs.", "recruit")
     name = as_str(member.get("name"))[:80] or "Recruit"
     new = dict(member["data"])
-    state.progression.check_recruit(state, replaced, new)
-    return {"gang": gang.id, "replaces": replaced.ref, "member": {"name": name, "data": new}}
+    note = state.progression.check_recruit(state, replaced, new)
+    out = {"gang": gang.id, "replaces": replaced.ref, "member": {"name": name, "data": new}}
+    if note:
+        out["note"] = note
+    return out
 
 
 def _apply_member_recruited(state: CampaignState, event: Event) -> str:
@@ -776,7 +850,33 @@ def _apply_member_recruited(state: CampaignState, event: Event) -> str:
     old.replaced_by = new.key
     new.notes.append(f"Recruited to replace {old.name}.")
     total = get_system(state.system).total_label
-    return f"{gang.name} recruited {new.name} ({new.original_cost} {total}) to replace {old.name}."
+    note = f" ({d['note']})" if d.get("note") else ""
+    return (
+        f"{gang.name} recruited {new.name} ({new.original_cost} {total}) to replace "
+        f"{old.name}{note}."
+    )
+
+
+def _prepare_recruit_declined(state: CampaignState, data: dict, dice: Dice) -> dict:
+    _need_status(state, RUNNING, what="decline a recruit")
+    gang = state.gang(data.get("gang"))
+    _need_riding(state, gang.id, "replaces")
+    fallen = state.member(data.get("replaces"), "replaces")
+    if fallen.gang != gang.id or fallen not in gang.fallen:
+        raise CampaignError("Only a member of this gang who was killed is replaced.", "replaces")
+    if fallen.declined:
+        raise CampaignError(f"{gang.name} already fights without {fallen.name}.", "replaces")
+    return {"gang": gang.id, "replaces": fallen.ref}
+
+
+def _apply_recruit_declined(state: CampaignState, event: Event) -> str:
+    fallen = state.member(event.data["replaces"])
+    fallen.declined = True
+    gang = state.gangs[fallen.gang]
+    return (
+        f"{gang.name} fights on without replacing {fallen.name} (a recruit may still "
+        "take the place later)."
+    )
 
 
 def _prepare_leader_chosen(state: CampaignState, data: dict, dice: Dice) -> dict:
@@ -819,12 +919,18 @@ def _prepare_rode_to_mexico(state: CampaignState, data: dict, dice: Dice) -> dic
         raise CampaignError(f"{gang.name} is already in Mexico.")
     if state.open_encounter(gang.id):
         raise CampaignError("Ride to Mexico at the end of an encounter, once it is settled.")
+    if not state.played(gang.id):
+        raise CampaignError(
+            f"{gang.name} has played no encounter yet: a gang rides to Mexico at the end of "
+            "an encounter it played."
+        )
     return {"gang": gang.id}
 
 
 def _apply_rode_to_mexico(state: CampaignState, event: Event) -> str:
     gang = state.gangs[event.data["gang"]]
-    gang.retired_after = state.last_encounter.number if state.last_encounter else 0
+    played = [e.number for e in state.encounters if gang.id in e.gangs]
+    gang.retired_after = played[-1] if played else 0
     text = f"{gang.name} rode to Mexico: the campaign is forfeit and the gang retires for good."
     riding = state.active_gangs
     if len(riding) < 2:

@@ -64,6 +64,8 @@ class Progression:
     campaign_ignores: frozenset[str] = frozenset()
     #: the member data key that marks the gang's leader, if the game has one to move
     leader_key: str | None = None
+    #: a gang replaces its dead before its next encounter (Rivals: "Recruiting")
+    full_strength = False
 
     def __init__(self, system_id: str):
         self.system_id = system_id
@@ -201,8 +203,10 @@ class Progression:
                 victim = state.member(h["to"])
                 vp = self.victory_points(state, victim)
                 awards.append(Award(h["by"], self.gain_reason(victim, vp), vp))
-            elif h["kind"] == "left" and as_int(rules.get("left_xp")):
-                awards.append(Award(h["who"], "Left the table early", as_int(rules["left_xp"])))
+            elif h["kind"] == "left" and min(0, as_int(rules.get("left_xp")) or 0):
+                # "0 or less" (docs/campaigns.md): the form refuses more; old data is read so
+                penalty = min(0, as_int(rules["left_xp"]) or 0)
+                awards.append(Award(h["who"], "Left the table early", penalty))
         awards += self.win_awards(state, enc, as_int(rules.get("win_xp")) or 0)
         return awards
 
@@ -221,9 +225,31 @@ class Progression:
     def after_award(self, state: CampaignState, enc: EncounterState) -> None:
         """What else the record changes once it stands (Rivals: loot changes hands)."""
 
+    def is_leader(self, data: Mapping[str, Any]) -> bool:
+        return self.leader_key is not None and data.get(self.leader_key) is True
+
     def check_recruit(
         self, state: CampaignState, replaced: MemberState, data: dict[str, Any]
-    ) -> None:
+    ) -> str:
+        """Refuse a recruit the rules don't allow; clean ``data`` in place. Returns what the
+        log should add ("" for nothing).
+
+        One leader: while the leader lives, a recruit marked as a leader (as the first
+        member of a new builder gang is) joins as an ordinary member where the leader is
+        a flag; where it is a member type (bwg1's Leader, built differently), he is
+        refused."""
+        gang = state.gangs[replaced.gang]
+        leader = next((m for m in gang.alive if self.is_leader(m.data)), None)
+        note = ""
+        if leader is not None and self.is_leader(data):
+            if self.leader_key is None:
+                raise CampaignError(
+                    f"{leader.name} leads {gang.name}, and a gang has one leader: pick a "
+                    "recruit who is not a Leader.",
+                    "recruit",
+                )
+            data[self.leader_key] = False
+            note = f"not as a leader: {leader.name} leads the gang"
         report = get_system(self.system_id).evaluate(
             {
                 "system": self.system_id,
@@ -245,6 +271,7 @@ class Progression:
                 f"{replaced.original_cost} {label}.",
                 "recruit",
             )
+        return note
 
     # -- purchases
     def prepare_purchase(self, state: CampaignState, data: dict[str, Any]) -> dict[str, Any]:
@@ -284,6 +311,7 @@ class Happenings:
         self.state, self.enc = state, enc
         self.down: set[str] = set()
         self.left: set[str] = set()
+        self.actions_left: dict[str, int] = {}  # Rivals: actions each victim has left
 
     def member(self, i: int, value: Any, what: str) -> MemberState:
         try:

@@ -40,6 +40,7 @@ class RivalsProgression(Progression):
     uses_location = True
     has_showdown = True
     campaign_ignores = frozenset({"rivals.ccp_unspent"})  # spent or lost at creation
+    full_strength = True  # "Before the start of each encounter ... killed ... are replaced"
     leader_key = "leader"
     no_gain_reason = "earns no reputation"
     SKILL_ROWS = ("handgun", "rifle", "shotgun", "brawl", "riding")
@@ -91,23 +92,73 @@ class RivalsProgression(Progression):
         )
 
     # -- the record
+    def actions(self, member: MemberState) -> int:
+        """The outlaw's toughness: the actions he starts an encounter with (Regular, 4, when
+        the poster does not say)."""
+        row = self.r.ROWS["toughness"]
+        tier = row.get(as_int((member.data.get("tiers") or {}).get("toughness")))
+        return (tier or row.get(1)).actions
+
+    def hit_amount(
+        self,
+        kind: str,
+        given: Any,
+        victim: MemberState,
+        left: dict[str, int],
+        line: str,
+        where: str,
+    ) -> int:
+        """The actions a hit is worth, checked against what the victim can still give.
+
+        A wound costs the actions it takes, never more than the victim has left this fight
+        (``left``: actions left by ref, updated here). A kill is worth the victim's
+        toughness in actions, whatever earlier wounds took (the book: Sarah kills James,
+        Regular toughness 4, already belly-wounded for 2, and gains 4 + his bonus 2 = 6);
+        the engine fills it in, and refuses any other number.
+        """
+        toughness = self.actions(victim)
+        remaining = left.setdefault(victim.ref, toughness)
+        if kind == "kill":
+            if given is not None and str(given).strip() != "" and as_int(given) != toughness:
+                raise CampaignError(
+                    f"{line}: a kill is worth {victim.name}'s toughness, "
+                    f"{counted(toughness, 'action')} (plus the notoriety bonus), whatever "
+                    f"earlier wounds took: leave the number empty or give {toughness}.",
+                    where,
+                )
+            left[victim.ref] = 0
+            return toughness
+        if remaining <= 0:
+            raise CampaignError(
+                f"{line}: {victim.name} has no actions left to lose (toughness "
+                f"{toughness}, all taken by earlier wounds): record the hit that finished the "
+                "outlaw as a kill, or check the earlier lines.",
+                where,
+            )
+        amount = whole_number(given, f"{line}: actions lost", where, low=1, high=10)
+        if amount > remaining:
+            raise CampaignError(
+                f"{line}: {victim.name} has {counted(remaining, 'action')} left "
+                f"(toughness {toughness}{', less earlier wounds' if remaining < toughness else ''}"
+                f"): a wound takes at most {remaining}.",
+                where,
+            )
+        left[victim.ref] = remaining - amount
+        return amount
+
     def _check_wound(self, check: Happenings, i: int, h: Mapping) -> dict[str, Any]:
         to = check.victim(i, h.get("to"))
         by = check.attacker(i, h.get("by"), to)
-        amount = whole_number(
-            h.get("amount"), f"Line {i}: actions lost", f"line-{i}", low=1, high=10
+        amount = self.hit_amount(
+            "wound", h.get("amount"), to, check.actions_left, f"Line {i}", f"line-{i}"
         )
         return {"kind": "wound", "by": by.ref, "to": to.ref, "amount": amount}
 
     def _check_kill(self, check: Happenings, i: int, h: Mapping) -> dict[str, Any]:
         to = check.victim(i, h.get("to"))
         by = check.attacker(i, h.get("by"), to, optional=True)
-        amount = whole_number(
-            h.get("amount"),
-            f"Line {i}: wounds lost from the killing wound",
-            f"line-{i}",
-            low=0,
-            high=10,
+        amount = self.hit_amount(
+            "kill", h.get("amount"), to, check.actions_left, f"Line {i}", f"line-{i}"
         )
         check.down.add(to.ref)
         return {"kind": "kill", "by": by.ref if by else "", "to": to.ref, "amount": amount}
@@ -171,15 +222,17 @@ class RivalsProgression(Progression):
     def hit_award(
         self, kind: str, amount: int, victim: MemberState, victim_score: int
     ) -> tuple[int, str]:
-        """Reputation for one hit: a wound's actions lost, or a kill's wounds lost plus the
-        victim's notoriety bonus at that moment (their score ``victim_score`` then)."""
+        """Reputation for one hit: a wound's actions lost, or a kill's actions (the victim's
+        toughness) plus the victim's notoriety bonus at that moment (``victim_score``)."""
         if kind == "wound":
             gained = self.r.reputation_for_wound(amount)
             return gained, f"Wounded {victim.name} ({counted(amount, 'action')} lost)"
         title, bonus = self.notoriety(victim_score)
         gained = self.r.reputation_for_kill(amount, bonus)
-        lost = counted(amount, "wound")
-        return gained, f"Killed {victim.name}: {lost} lost + {title} notoriety bonus {bonus}"
+        return gained, (
+            f"Killed {victim.name}: {counted(amount, 'action')} (toughness) + {title} "
+            f"notoriety bonus {bonus}"
+        )
 
     @property
     def left_penalty(self) -> int:
@@ -310,7 +363,9 @@ class RivalsProgression(Progression):
         entry = next((p for p in self.r.CONTENT["price_list"] if p["item"].lower() == wanted), None)
         if entry is None:
             raise CampaignError("Choose an item from the price list.", "item")
-        count = whole_number(data.get("quantity") or 1, "How many", "quantity", low=1, high=20)
+        given = data.get("quantity")
+        given = 1 if given is None or as_str(str(given)) == "" else given
+        count = whole_number(given, "How many", "quantity", low=1, high=20)
         price = entry["price"] * count
         what = f"{count}{TIMES}{entry['item']}" if count > 1 else entry["item"]
         if price > member.cash:
@@ -341,10 +396,10 @@ class RivalsProgression(Progression):
         left = f"${member.cash} left"
         return f"{member.name} bought {count}{entry['item']} for ${data['price']} ({left})."
 
-    def check_recruit(self, state, replaced, data) -> None:
+    def check_recruit(self, state, replaced, data) -> str:
         for key in ("reputation", "cash", "ccp", "ccp_spent", "equipment", "extra_skills"):
             data.pop(key, None)
-        super().check_recruit(state, replaced, data)
+        return super().check_recruit(state, replaced, data)
 
 
 PROGRESSION = RivalsProgression

@@ -69,6 +69,7 @@ class MemberState:
     joined_after: int = 0  # the encounter number after which it joined (0: from the start)
     replaces: str = ""  # the key of the member this recruit replaced
     replaced_by: str = ""
+    declined: bool = False  # killed, and the player chose to fight on without a recruit
     score: int = 0  # reputation (Rivals) or experience (the others)
     best: int = 0  # the highest score reached: a threshold passed once never grants again
     earned: int = 0  # CCP (Rivals) or advances earned from the score
@@ -114,6 +115,11 @@ class GangState:
     def fallen(self) -> list[MemberState]:
         """Members killed and removed, not yet replaced by a recruit."""
         return [m for m in self.members.values() if m.status == DEAD and not m.replaced_by]
+
+    @property
+    def waiting(self) -> list[MemberState]:
+        """The fallen whose replacement is still owed before the next encounter."""
+        return [m for m in self.fallen if not m.declined]
 
     @property
     def total(self) -> int:

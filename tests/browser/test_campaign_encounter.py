@@ -86,14 +86,14 @@ def test_a_whole_encounter_at_phone_width(page: Page, live_server, monkeypatch):
     second.locator('select[name$="-kind"]').select_option("kill")
     second.locator('select[name$="-by"]').select_option(label="Sarah (Red Jack's Gang)")
     second.locator('select[name$="-to"]').select_option(label="Mark (The O'Neil Gang)")
-    second.locator('input[name$="-amount"]').fill("4")
     page.select_option("#id_winner", label="Red Jack's Gang")
     assert no_horizontal_scroll(page)
     page.click('[data-testid="save-record"]')
 
     happenings = page.locator('[data-testid="happenings"]')
-    expect(happenings).to_contain_text("Red Jack wounded Jack O'Neil: 2 actions lost.")
-    expect(happenings).to_contain_text("Sarah killed Mark: 4 wounds lost")
+    expect(happenings).to_contain_text("Red Jack wounded Jack O'Neil (2 actions lost).")
+    # The kill's worth is filled in: Mark's toughness (Regular, 4 actions).
+    expect(happenings).to_contain_text("Sarah killed Mark (toughness: 4 actions).")
     expect(page.locator('[data-testid="status"]')).to_contain_text("Provisional")
     assert no_horizontal_scroll(page)
     shot(page, "3-recorded")

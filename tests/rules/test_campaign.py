@@ -116,8 +116,12 @@ def wound(by: str, to: str, actions: int) -> dict:
     return {"kind": "wound", "by": by, "to": to, "amount": actions}
 
 
-def kill(by: str, to: str, wounds: int) -> dict:
-    return {"kind": "kill", "by": by, "to": to, "amount": wounds}
+def kill(by: str, to: str, actions: int | None = None) -> dict:
+    """A kill: the engine fills in its worth (the victim's toughness in actions)."""
+    line = {"kind": "kill", "by": by, "to": to}
+    if actions is not None:
+        line["amount"] = actions
+    return line
 
 
 def left(who: str) -> dict:
@@ -214,13 +218,16 @@ def test_the_book_example_sarah_kills_james_a_drifter_with_regular_toughness():
     assert james.data["tiers"]["toughness"] == 1  # Regular: 4 actions
     # Encounter 2: Sarah's Belly Wound costs James 2 actions (+2), then her Serious Chest
     # Wound kills him: only the kill counts for that hit, 4 wounds + Drifter's 2 = 6.
+    # The recorder gives the wound's actions; the kill's worth is filled in (whatever
+    # number the recorder would have typed after the wound: 2 left, 4 toughness).
     enc = play.begin()
-    state = play.record(enc, wound(SARAH, JAMES, 2), kill(SARAH, JAMES, 4))
+    state = play.record(enc, wound(SARAH, JAMES, 2), kill(SARAH, JAMES))
     awards = [(a.reason, a.amount) for a in state.last_encounter.awards_for(SARAH)]
     assert awards == [
         ("Wounded Mark (2 actions lost)", 2),
-        ("Killed Mark: 4 wounds lost + Drifter notoriety bonus 2", 6),
+        ("Killed Mark: 4 actions (toughness) + Drifter notoriety bonus 2", 6),
     ]
+    assert state.last_encounter.happenings[1]["amount"] == 4
 
 
 @pytest.mark.parametrize(
@@ -255,12 +262,10 @@ def test_a_kill_is_worth_the_victims_notoriety_at_each_boundary(reputation, titl
 def test_notoriety_counts_what_the_victim_earned_earlier_in_the_same_encounter():
     play = rivals_campaign()
     enc = play.begin()
-    # James (0) wounds Red Jack for 5 actions and Sarah for 1 (now 6: a Drifter), then dies.
-    state = play.record(
-        enc, wound(JAMES, RED_JACK, 5), wound(JAMES, SARAH, 1), kill(SARAH, JAMES, 2)
-    )
+    # James (0) wounds Red Jack for 4 actions and Sarah for 2 (now 6: a Drifter), then dies.
+    state = play.record(enc, wound(JAMES, RED_JACK, 4), wound(JAMES, SARAH, 2), kill(SARAH, JAMES))
     kill_award = state.last_encounter.awards_for(SARAH)[-1]
-    assert kill_award.amount == 2 + 2
+    assert kill_award.amount == 4 + 2
 
 
 def test_winning_gives_two_to_each_outlaw_of_the_winning_gang_and_leaving_costs_five():
@@ -279,19 +284,19 @@ def test_the_record_is_checked_line_by_line():
     cases = [
         ([wound(SARAH, RED_JACK, 2)], "ride together"),
         ([wound(SARAH, JAMES, 0)], "1 to 10"),
-        ([kill(SARAH, JAMES, 4), wound(JESSE, JAMES, 1)], "already down"),
-        ([kill(SARAH, JAMES, 4), wound(JAMES, SARAH, 1)], "out of the fight"),
+        ([kill(SARAH, JAMES), wound(JESSE, JAMES, 1)], "already down"),
+        ([kill(SARAH, JAMES), wound(JAMES, SARAH, 1)], "out of the fight"),
         ([left(DAVID), wound(SARAH, DAVID, 1)], "left the board"),
         ([{"kind": "dance", "by": SARAH}], "choose what happened"),
         ([wound("9/9", JAMES, 1)], "Line 1"),
         ([{"kind": "loot", "by": SARAH, "from": JAMES, "cash": 3}], "only a dead outlaw"),
         (
-            [kill(SARAH, JAMES, 4), {"kind": "loot", "by": SARAH, "from": JAMES, "cash": 99}],
+            [kill(SARAH, JAMES), {"kind": "loot", "by": SARAH, "from": JAMES, "cash": 99}],
             "has only $5",
         ),
         (
             [
-                kill(SARAH, JAMES, 4),
+                kill(SARAH, JAMES),
                 {"kind": "loot", "by": SARAH, "from": JAMES, "items": ["Colt"]},
             ],
             "has no Colt",
@@ -310,7 +315,7 @@ def test_loot_changes_hands_once_the_record_stands():
     enc = play.begin()
     play.record(
         enc,
-        kill(SARAH, JAMES, 4),
+        kill(SARAH, JAMES),
         {
             "kind": "loot",
             "by": JESSE,
@@ -370,9 +375,7 @@ def test_a_disputed_record_can_be_recorded_again():
 
 def killed_james(play: Play, death_roll: int, *more: int):
     enc = play.begin()
-    play.record(
-        enc, wound(JAMES, SARAH, 2), wound(SARAH, JAMES, 1), kill(SARAH, JAMES, 3), winner="2"
-    )
+    play.record(enc, wound(JAMES, SARAH, 2), wound(SARAH, JAMES, 1), kill(SARAH, JAMES), winner="2")
     play.confirm(enc)
     return enc, play.do("death_rolled", death_roll, *more, encounter=enc, member=JAMES)
 
@@ -383,7 +386,7 @@ def test_dead_is_removed(roll):
     _, state = killed_james(play, roll)
     james = state.member(JAMES)
     assert james.status == DEAD and james not in state.gangs["2"].alive
-    assert state.member(SARAH).score == 1 + 3 + 1  # her wound and kill count
+    assert state.member(SARAH).score == 1 + 4 + 1  # her wound and kill count
     assert state.gangs["2"].total == sum(m.score for m in state.gangs["2"].alive)
 
 
@@ -414,14 +417,14 @@ def test_playing_dead_loses_nothing_but_earns_nothing():
 def test_the_encounter_stays_open_until_every_death_roll_is_made():
     play = rivals_campaign()
     enc = play.begin()
-    play.record(enc, kill(SARAH, JAMES, 3), kill(JACK, JESSE, 4))
+    play.record(enc, kill(SARAH, JAMES), kill(JACK, JESSE))
     state = play.confirm(enc)
     assert state.last_encounter.dead == [JAMES, JESSE] and state.member(SARAH).score == 0
     assert "open" in play.refuse("encounter_begun", 2, gangs=["1", "2"]).message
     play.do("death_rolled", 6, encounter=enc, member=JAMES)
     assert "already made" in play.refuse("death_rolled", 6, encounter=enc, member=JAMES).message
     state = play.do("death_rolled", 5, 1, encounter=enc, member=JESSE)
-    assert state.last_encounter.awarded and state.member(SARAH).score == 4
+    assert state.last_encounter.awarded and state.member(SARAH).score == 4 + 1
 
 
 # --------------------------------------------------------------------------- CCP
@@ -445,11 +448,11 @@ def test_ccp_one_per_five_never_taken_back_and_a_threshold_grants_once():
     sarah = state.member(SARAH)
     assert (sarah.score, sarah.earned) == (0, 1)
     enc = play.begin()
-    play.record(enc, wound(SARAH, JAMES, 5))
+    play.record(enc, wound(SARAH, JAMES, 4), wound(SARAH, BILL, 1))
     sarah = play.confirm(enc).member(SARAH)
     assert (sarah.score, sarah.earned) == (5, 1)  # 5 again: no new CCP
     enc = play.begin()
-    play.record(enc, wound(SARAH, JAMES, 5))
+    play.record(enc, wound(SARAH, JAMES, 4), wound(SARAH, BILL, 1))
     sarah = play.confirm(enc).member(SARAH)
     assert (sarah.score, sarah.earned) == (10, 2)
 
@@ -457,7 +460,7 @@ def test_ccp_one_per_five_never_taken_back_and_a_threshold_grants_once():
 def test_ccp_buy_a_higher_tier_or_a_special_skill_roll():
     play = rivals_campaign()
     enc = play.begin()
-    play.record(enc, wound(SARAH, JAMES, 5), wound(SARAH, BILL, 5))
+    play.record(enc, wound(SARAH, JAMES, 4), wound(SARAH, BILL, 4), wound(SARAH, DAVID, 2))
     state = play.confirm(enc)
     sarah = state.member(SARAH)
     assert sarah.saved == 2 and sarah.data["tiers"]["rifle"] == 0
@@ -482,7 +485,7 @@ def test_ccp_buy_a_higher_tier_or_a_special_skill_roll():
 def test_a_special_skill_already_held_is_rolled_again():
     play = rivals_campaign()
     enc = play.begin()
-    play.record(enc, wound(RED_JACK, JAMES, 5))
+    play.record(enc, wound(RED_JACK, JAMES, 4), wound(RED_JACK, BILL, 1))
     play.confirm(enc)
     # Red Jack holds Fast draw (table A, 6): a 6 is rolled again, then 2 = Hard Hitter.
     state = play.do("advance_taken", 6, 2, member=RED_JACK, choice="table:A")
@@ -492,7 +495,7 @@ def test_a_special_skill_already_held_is_rolled_again():
 def test_nothing_is_spent_while_the_encounter_is_open():
     play = rivals_campaign()
     enc = play.begin()
-    play.record(enc, wound(SARAH, JAMES, 5))
+    play.record(enc, wound(SARAH, JAMES, 4), wound(SARAH, BILL, 1))
     assert "settled" in play.refuse("advance_taken", member=SARAH, choice="rifle:1").message
     assert "settled" in play.refuse("item_bought", member=SARAH, item="Knife").message
 
@@ -538,14 +541,21 @@ def test_a_showdown_fought_to_the_death():
         winner=JACK,
         fate="dead",
         hits=[
-            {"kind": "wound", "by": JESSE, "to": JACK, "amount": 1},
-            {"kind": "kill", "by": JACK, "to": JESSE, "amount": 3},
+            {"kind": "wound", "by": JESSE, "to": JACK, "amount": 3},
+            {"kind": "kill", "by": JACK, "to": JESSE},
         ],
     )
-    assert state.member(JACK).score == 3 + 1  # 3 wounds + Jesse a Loafer's +1
-    assert state.member(JESSE).score == 2 + 1
+    assert state.member(JACK).score == 4 + 1  # Jesse's toughness 4 + a Loafer's +1
+    jesse = state.member(JESSE)
+    assert (jesse.score, jesse.earned) == (2 + 3, 1)  # 5 reputation: his first CCP
+    # the CCP can't be spent before the death roll: the encounter is still open
+    assert "settled" in play.refuse("advance_taken", member=JESSE, choice="rifle:1").message
     state = play.do("death_rolled", 4, 1, encounter=enc, member=JESSE)  # badly wounded
-    assert state.member(JESSE).score == 2  # his showdown wound no longer counts
+    # 003, "Ending an encounter": badly wounded, "Do not earn any reputation this
+    # encounter": his showdown wound no longer counts, nor the CCP it gave.
+    jesse = state.member(JESSE)
+    assert (jesse.score, jesse.earned, jesse.best) == (2, 0, 2)
+    assert "struck out" in state.log[-1].text and "1 CCP" in state.log[-1].text
     assert not state.last_encounter.open
 
 
@@ -582,7 +592,7 @@ def recruit_data(**tiers: int) -> dict:
 def test_a_recruit_is_built_with_the_ccp_originally_used():
     play = rivals_campaign()
     enc = play.begin()
-    play.record(enc, kill(JAMES, SARAH, 4))
+    play.record(enc, kill(JAMES, SARAH))
     play.confirm(enc)
     play.do("death_rolled", 1, encounter=enc, member=SARAH)  # dead
     state = play.state
@@ -629,7 +639,7 @@ def test_a_recruit_may_not_replace_the_living():
 def test_riding_to_mexico_forfeits_and_retires_the_gang():
     play = rivals_campaign()
     enc = play.begin()
-    play.record(enc, wound(JAMES, SARAH, 5), winner="2")
+    play.record(enc, wound(JAMES, SARAH, 4), winner="2")
     assert "settled" in play.refuse("rode_to_mexico", gang="1").message
     play.confirm(enc)
     state = play.do("rode_to_mexico", gang="2")
@@ -647,8 +657,15 @@ def test_a_retired_gang_fights_no_more_in_a_bigger_campaign():
     for gang, name in (("1", "red-jacks-gang"), ("2", "six-outlaws"), ("3", "red-jacks-gang")):
         play.do("gang_joined", gang=gang, player=f"p{gang}", roster=example(f"rivals-legal-{name}"))
     play.do("campaign_started")
+    # 003, "Riding to Mexico": "at the end of any encounter", so never before the first.
+    error = play.refuse("rode_to_mexico", gang="3")
+    assert "played no encounter yet" in error.message
+    enc = play.begin("3", "2")
+    play.record(enc, gang="3")
+    play.confirm(enc)
     state = play.do("rode_to_mexico", gang="3")
     assert state.status == RUNNING and state.gangs["3"].retired
+    assert state.gangs["3"].retired_after == 1
     assert "Mexico" in play.refuse("encounter_begun", 2, gangs=["1", "3"]).message
     # retired for good: nothing more is spent, bought or recruited
     assert "retired" in play.refuse("item_bought", member="3/1", item="Knife").message
@@ -658,9 +675,12 @@ def test_a_retired_gang_fights_no_more_in_a_bigger_campaign():
 def test_the_most_wanted_after_the_agreed_encounters_counts_only_the_survivors():
     play = rivals_campaign(agreed=2)
     enc = play.begin()
-    play.record(enc, wound(SARAH, JAMES, 5), kill(JAMES, RED_JACK, 1), winner="1")
+    play.record(
+        enc, wound(SARAH, JAMES, 4), wound(SARAH, BILL, 1), kill(JAMES, RED_JACK), winner="1"
+    )
     play.do("encounter_confirmed", encounter=enc, gang="2")
     state = play.do("death_rolled", 2, encounter=enc, member=RED_JACK)  # Red Jack is dead
+    play.do("recruit_declined", gang="1", replaces=RED_JACK)  # fights on short-handed
     enc = play.begin()
     play.record(enc, wound(JAMES, SARAH, 3), winner="2")
     state = play.confirm(enc)
@@ -669,8 +689,8 @@ def test_the_most_wanted_after_the_agreed_encounters_counts_only_the_survivors()
     state = play.do("campaign_finished")
     # Gang 1: Sarah 5+2 and the rest 2 each (Red Jack's 2 are gone with him) = 7+2+2+2.
     assert state.gangs["1"].total == 13
-    # Gang 2: Mark's kill (1 wound + Red Jack a Loafer's 1) + 3 + 2, the rest 2 each.
-    assert state.gangs["2"].total == 7 + 5 * 2
+    # Gang 2: Mark's kill (Red Jack's toughness 4 + a Loafer's 1) + 3 + 2, the rest 2 each.
+    assert state.gangs["2"].total == 10 + 5 * 2
     top = state.standings()[0]
     assert top.title and top.gang.id == "2"
     assert state.finish_note == "The O'Neil Gang: The Most Wanted Outlaws in the Old West"
@@ -682,7 +702,7 @@ def test_the_most_wanted_after_the_agreed_encounters_counts_only_the_survivors()
 def test_undo_returns_exactly_to_the_state_before_the_encounter():
     play = rivals_campaign()
     enc = play.begin()
-    play.record(enc, wound(SARAH, JAMES, 5), winner="1")
+    play.record(enc, wound(SARAH, JAMES, 4), wound(SARAH, BILL, 1), winner="1")
     play.confirm(enc)
     play.do("advance_taken", member=SARAH, choice="rifle:1")
     before = member_dump(play.state)
@@ -691,7 +711,7 @@ def test_undo_returns_exactly_to_the_state_before_the_encounter():
     play.record(
         enc2,
         wound(JAMES, SARAH, 3),
-        kill(SARAH, JAMES, 2),
+        kill(SARAH, JAMES),
         {"kind": "loot", "by": SARAH, "from": JAMES, "cash": 5},
         winner="1",
     )
@@ -714,7 +734,7 @@ def test_undo_of_the_first_encounter_and_after_the_finish():
     play = rivals_campaign(agreed=1)
     before = member_dump(play.state)
     enc = play.begin()
-    play.record(enc, wound(SARAH, JAMES, 5), winner="1")
+    play.record(enc, wound(SARAH, JAMES, 4), wound(SARAH, BILL, 1), winner="1")
     play.confirm(enc)
     assert play.do("campaign_finished").status == FINISHED
     state = play.do("encounter_undone")
@@ -724,7 +744,7 @@ def test_undo_of_the_first_encounter_and_after_the_finish():
 def test_charts_series_after_each_encounter():
     play = rivals_campaign()
     enc = play.begin()
-    play.record(enc, wound(SARAH, JAMES, 5), winner="1")
+    play.record(enc, wound(SARAH, JAMES, 4), wound(SARAH, BILL, 1), winner="1")
     play.confirm(enc)
     enc = play.begin()
     state = play.state
@@ -876,8 +896,19 @@ def test_the_purse_buys_gear_for_the_other_systems():
 # --------------------------------------------------------------------------- properties
 
 
+def short_handed(play: Play) -> None:
+    """Full strength: each fallen outlaw is replaced, or his gang fights short-handed."""
+    state = play.state
+    for gang in state.active_gangs:
+        for fallen in gang.waiting:
+            out = prepare(state, "recruit_declined", {"gang": gang.id, "replaces": fallen.ref})
+            play.events.append(Event(len(play.events) + 1, "recruit_declined", out))
+            state = play.state
+
+
 def random_encounter(play: Play, rng: random.Random) -> None:
     """Play one encounter with random happenings and after-steps, all through prepare()."""
+    short_handed(play)
     state = play.state
     a, b = (g.id for g in state.active_gangs[:2])
     source = Dice(rng)
@@ -887,17 +918,20 @@ def random_encounter(play: Play, rng: random.Random) -> None:
     enc = state.last_encounter
     standing = [m.ref for g in (a, b) for m in state.gangs[g].alive]
     lines, down = [], set()
+    left = {r: state.progression.actions(state.member(r)) for r in standing}
     for _ in range(rng.randint(0, 6)):
         up = [r for r in standing if r not in down]
         hitters = [(x, y) for x in up for y in up if x.split("/")[0] != y.split("/")[0]]
         if not hitters:
             break
         x, y = rng.choice(hitters)
-        if rng.random() < 0.4:
-            lines.append(kill(x, y, rng.randint(0, 4)))
+        if rng.random() < 0.4 or left[y] == 0:
+            lines.append(kill(x, y))
             down.add(y)
         else:
-            lines.append(wound(x, y, rng.randint(1, 3)))
+            lost = rng.randint(1, min(3, left[y]))
+            left[y] -= lost
+            lines.append(wound(x, y, lost))
     winner = rng.choice([a, b, ""])
     play.do("encounter_recorded", encounter=enc.id, gang=a, winner=winner, happenings=lines)
     play.do("encounter_confirmed", encounter=enc.id, gang=b)
@@ -927,6 +961,7 @@ def test_undo_is_exact_after_random_campaigns(seed):
     play = rivals_campaign(agreed=10)
     for _ in range(rng.randint(0, 3)):
         random_encounter(play, rng)
+    short_handed(play)
     before = member_dump(play.state)
     random_encounter(play, rng)
     state = play.do("encounter_undone")
@@ -942,7 +977,7 @@ def test_a_new_leader_when_the_leader_is_killed():
     error = play.refuse("leader_chosen", member=SARAH)
     assert "Red Jack leads the gang" in error.message  # only when the leader is dead
     enc = play.begin()
-    play.record(enc, kill(JAMES, RED_JACK, 4))
+    play.record(enc, kill(JAMES, RED_JACK))
     play.confirm(enc)
     assert "Red Jack leads" in play.refuse("leader_chosen", member=SARAH).message  # until his roll
     state = play.do("death_rolled", 1, encounter=enc, member=RED_JACK)
@@ -983,3 +1018,268 @@ def test_each_system_has_its_campaign_module_and_a_new_one_falls_back():
     assert type(progression_for("rivals")) is RivalsProgression
     assert type(XPProgression("sixth")) is XPProgression
     assert _progressions().get("sixth", XPProgression) is XPProgression
+
+
+# --------------------------------------------------------------------------- issue 15
+
+
+def dead_james(play: Play) -> int:
+    """An encounter in which Sarah kills James (Mark), who rolls 1: dead."""
+    enc = play.begin()
+    play.record(enc, kill(SARAH, JAMES))
+    play.confirm(enc)
+    play.do("death_rolled", 1, encounter=enc, member=JAMES)
+    return enc
+
+
+def test_gangs_fight_at_full_strength():
+    """003, "Recruiting new gang members": "Before the start of each encounter gang members
+    killed and removed from the game in a previous encounter are replaced." And "The Outlaw
+    Gang": "Once the size of the gang has been chosen it remains that size"."""
+    play = rivals_campaign()
+    dead_james(play)
+    error = play.refuse("encounter_begun", 2, gangs=["1", "2"])
+    assert "full strength" in error.message and "Mark" in error.message
+    assert error.field == "gangs"
+    # Recruiting is open now (no encounter has begun), and then the encounter can begin.
+    state = play.do(
+        "member_recruited",
+        gang="2",
+        replaces=JAMES,
+        member={"name": "Wes", "data": recruit_data(handgun=2)},
+    )
+    assert not state.gangs["2"].waiting
+    play.begin()
+
+
+def test_a_player_may_choose_to_fight_short_handed_and_recruit_later():
+    play = rivals_campaign()
+    dead_james(play)
+    assert "killed" in play.refuse("recruit_declined", gang="2", replaces=DAVID).message
+    state = play.do("recruit_declined", gang="2", replaces=JAMES)
+    assert state.gangs["2"].fallen and not state.gangs["2"].waiting
+    assert "fights on without replacing Mark" in state.log[-1].text
+    assert (
+        "already fights without"
+        in play.refuse("recruit_declined", gang="2", replaces=JAMES).message
+    )
+    enc = play.begin()
+    play.record(enc)
+    play.confirm(enc)
+    state = play.do(
+        "member_recruited",
+        gang="2",
+        replaces=JAMES,
+        member={"name": "Wes", "data": recruit_data(handgun=2)},
+    )
+    assert not state.gangs["2"].fallen
+
+
+def test_the_other_games_need_not_replace_their_dead():
+    play = xp_campaign("bwg1", "bwg1-legal-dalton-boys", "bwg1-legal-dalton-boys")
+    enc = play.begin()
+    play.record(enc, out("1/2", "2/3"), winner="1")
+    play.confirm(enc)
+    state = play.do("death_rolled", 1, encounter=enc, member="2/3")
+    assert state.gangs["2"].fallen
+    play.begin()  # a house-rules campaign: recruits are optional
+
+
+def test_a_wound_is_worth_no_more_actions_than_the_victim_has_left():
+    """003, "Reputation": wounding is worth "Number of actions lost from the wound"; RULES.md
+    decides it is "never more than the victim has left". Mark is Regular: 4 actions."""
+    play = rivals_campaign()
+    enc = play.begin()
+    cases = [
+        ([wound(SARAH, JAMES, 9)], "Line 1: Mark has 4 actions left (toughness 4)"),
+        (
+            [wound(SARAH, JAMES, 3), wound(JESSE, JAMES, 3)],
+            "Line 2: Mark has 1 action left (toughness 4, less earlier wounds)",
+        ),
+        (
+            [wound(SARAH, JAMES, 4), wound(JESSE, JAMES, 1)],
+            "Line 2: Mark has no actions left to lose",
+        ),
+    ]
+    for lines, words in cases:
+        error = play.refuse("encounter_recorded", encounter=enc, gang="1", happenings=lines)
+        assert words in error.message, error.message
+        assert error.field == "line-2" if len(lines) > 1 else error.field == "line-1"
+    # Three wounds that fit (3 + 1 on Mark, 5 on Clay, who is Built like an outhouse!).
+    state = play.record(enc, wound(SARAH, JAMES, 3), wound(JESSE, JAMES, 1), wound(JAMES, "1/5", 5))
+    assert [h["amount"] for h in state.last_encounter.happenings] == [3, 1, 5]
+
+
+def test_a_kill_is_worth_the_victims_toughness_and_the_engine_fills_it_in():
+    """003, "Reputation": Sarah kills James, "a Drifter with Regular toughness (4 Actions) -
+    so Sarah gains 6 reputation for killing him", after her Belly Wound took 2 of his
+    actions. The kill's worth is his toughness, whatever was typed before."""
+    play = rivals_campaign()
+    enc = play.begin()
+    error = play.refuse(
+        "encounter_recorded", encounter=enc, gang="1", happenings=[kill(SARAH, JAMES, 10)]
+    )
+    assert "worth Mark's toughness, 4 actions" in error.message and error.field == "line-1"
+    error = play.refuse(
+        "encounter_recorded",
+        encounter=enc,
+        gang="1",
+        happenings=[wound(SARAH, JAMES, 2), kill(SARAH, JAMES, 2)],
+    )
+    assert "leave the number empty or give 4" in error.message
+    state = play.record(enc, wound(SARAH, JAMES, 2), kill(SARAH, JAMES, 4), kill(JACK, "1/5"))
+    amounts = [h["amount"] for h in state.last_encounter.happenings]
+    assert amounts == [2, 4, 5]  # Clay: Built like an outhouse!, 5 actions
+
+
+def test_showdown_hits_are_checked_like_the_record():
+    play = rivals_campaign()
+    enc = play.begin()
+    play.record(enc, wound(SARAH, JAMES, 2), winner="1")
+    play.confirm(enc)
+    play.do("showdown_challenged", encounter=enc, challenger=JACK, challenged=JESSE)
+    play.do("showdown_answered", encounter=enc, accepted=True)
+    hit = lambda kind, by, to, n=None: {  # noqa: E731
+        "kind": kind,
+        "by": by,
+        "to": to,
+        **({} if n is None else {"amount": n}),
+    }
+    for hits, words, field in [
+        ([hit("wound", JESSE, JACK, 5)], "Hit 1: Jack O'Neil has 4 actions left", "hits-1"),
+        ([hit("kill", JACK, JESSE, 10)], "worth Jesse's toughness, 4 actions", "hits-1"),
+        (
+            [hit("kill", JACK, JESSE), hit("wound", JESSE, JACK, 1)],
+            "the fight ended with the kill",
+            "hits-2",
+        ),
+    ]:
+        error = play.refuse("showdown_fought", encounter=enc, winner=JACK, fate="dead", hits=hits)
+        assert words in error.message and error.field == field, error.message
+
+
+def test_one_leader_a_recruit_is_not_a_second_leader():
+    """003, "The Outlaw Gang": "One character in the gang is chosen as the gang leader"."""
+    play = rivals_campaign()
+    dead_james(play)
+    state = play.do(
+        "member_recruited",
+        gang="2",
+        replaces=JAMES,
+        member={"name": "Wes", "data": {**recruit_data(), "leader": True}},
+    )
+    wes = state.gangs["2"].members["7"]
+    assert wes.data["leader"] is False and state.member(JACK).data["leader"] is True
+    assert "not as a leader: Jack O'Neil leads the gang" in state.log[-1].text
+    roster = state.gangs["2"].current_roster(state.progression)
+    assert "rivals.two_leaders" not in get_system("rivals").evaluate(roster).codes()
+
+
+def test_a_recruit_may_lead_when_the_leader_is_dead():
+    play = rivals_campaign()
+    enc = play.begin()
+    play.record(enc, kill(SARAH, JACK))
+    play.confirm(enc)
+    play.do("death_rolled", 1, encounter=enc, member=JACK)
+    state = play.do(
+        "member_recruited",
+        gang="2",
+        replaces=JACK,
+        member={"name": "Wes", "data": {**recruit_data(), "leader": True}},
+    )
+    assert state.gangs["2"].members["7"].data["leader"] is True
+
+
+def test_bwg1_refuses_a_second_leader_as_a_recruit():
+    play = xp_campaign("bwg1", "bwg1-legal-dalton-boys", "bwg1-legal-dalton-boys")
+    enc = play.begin()
+    play.record(enc, out("1/2", "2/3"), winner="1")
+    play.confirm(enc)
+    play.do("death_rolled", 1, encounter=enc, member="2/3")
+    leader = copy.deepcopy(example("bwg1-legal-dalton-boys")["members"][0]["data"])
+    error = play.refuse(
+        "member_recruited", gang="2", replaces="2/3", member={"name": "Boss", "data": leader}
+    )
+    assert "Bob Dalton leads" in error.message and error.field == "recruit"
+
+
+def four_gangs() -> Play:
+    play = Play()
+    for gang in "1234":
+        name = "red-jacks-gang" if gang in "13" else "six-outlaws"
+        play.do("gang_joined", gang=gang, player=f"p{gang}", roster=example(f"rivals-legal-{name}"))
+    play.do("campaign_started")
+    return play
+
+
+def test_every_encounter_keeps_its_showdown_until_its_gangs_fight_again():
+    """003, "Showdown": "After every encounter an individual outlaw from the gang with the
+    lowest reputation total may challenge". With four gangs, encounter 2 (3 v 4) may begin
+    before encounter 1's showdown is made; it stays owed until gang 1 or 2 fights again."""
+    play = four_gangs()
+    enc1 = play.begin("1", "2")
+    play.record(enc1, wound(SARAH, JAMES, 2), winner="1")
+    play.confirm(enc1)
+    enc2 = play.begin("3", "4")
+    state = play.state
+    assert showdown_pairs(state, state.encounter(enc1))
+    play.do("showdown_challenged", encounter=enc1, challenger=JACK, challenged=JESSE)
+    state = play.do("showdown_answered", encounter=enc1, accepted=False)
+    assert state.member(JESSE).score == 2 - 5
+    # Undoing encounter 2 leaves encounter 1's showdown alone: other gangs, other tables.
+    state = play.do("encounter_undone", encounter=enc2)
+    assert state.member(JESSE).score == -3 and state.encounter(enc1).showdown["status"] == (
+        "declined"
+    )
+    assert [line.undone for line in state.log if line.kind.startswith("showdown")] == [
+        False,
+        False,
+    ]
+
+
+def test_a_showdown_is_gone_once_one_of_its_gangs_fights_again():
+    play = four_gangs()
+    enc1 = play.begin("1", "2")
+    play.record(enc1, wound(SARAH, JAMES, 2), winner="1")
+    play.confirm(enc1)
+    play.begin("1", "3")
+    state = play.state
+    assert showdown_pairs(state, state.encounter(enc1)) == []
+    error = play.refuse("showdown_challenged", encounter=enc1, challenger=JACK, challenged=JESSE)
+    assert "Red Jack's Gang has begun encounter 2 since" in error.message
+
+
+def test_riding_to_mexico_after_the_gangs_own_encounter():
+    """003, "Riding to Mexico": "A Player can end a game at the end of any encounter"."""
+    play = four_gangs()
+    assert "played no encounter yet" in play.refuse("rode_to_mexico", gang="4").message
+    enc = play.begin("1", "4")
+    play.record(enc)
+    play.confirm(enc, gang="4")
+    enc = play.begin("2", "3")
+    play.record(enc, gang="2")
+    state = play.do("rode_to_mexico", gang="4")
+    assert state.gangs["4"].retired_after == 1  # its own last encounter, not the campaign's
+
+
+def test_buying_zero_buys_nothing():
+    play = rivals_campaign()
+    enc = play.begin()
+    play.record(enc)
+    play.confirm(enc)
+    error = play.refuse("item_bought", member=SARAH, item="Knife", quantity=0)
+    assert error.field == "quantity" and "1 to 20, not 0" in error.message
+    assert play.state.member(SARAH).cash == 12
+
+
+def test_leaving_early_is_never_a_gain():
+    """docs/campaigns.md: ``left_xp`` is "XP (0 or less)"; an old campaign with a positive
+    figure is read as 0."""
+    play = xp_campaign("bwg1", "bwg1-legal-dalton-boys", "bwg1-legal-dalton-boys")
+    play.rules = {"left_xp": 3}
+    enc = play.begin()
+    play.record(enc, {"kind": "left", "who": "1/3"})
+    state = play.confirm(enc)
+    assert state.member("1/3").score == 0
+    play.rules = {"left_xp": -2}
+    assert play.state.member("1/3").score == -2
