@@ -37,7 +37,9 @@ __all__ = [
 ]
 
 #: log lines that happen between encounters; the chronicle tells them after the last one
-AFTER_KINDS = frozenset({"item_bought", "advance_taken", "member_recruited", "rode_to_mexico"})
+AFTER_KINDS = frozenset(
+    {"item_bought", "advance_taken", "member_recruited", "recruit_declined", "rode_to_mexico"}
+)
 SHOWDOWN_KINDS = frozenset({"showdown_challenged", "showdown_answered", "showdown_fought"})
 
 
