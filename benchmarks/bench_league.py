@@ -14,7 +14,7 @@ Django's test client (whole stack: middleware, session, view, template), it time
 - **public page**: ``league_public``: the same, plus every round's results;
 - **player page**: ``league_player``: one player's history (it ranks the whole league);
 - **standings CSV** and **matches CSV**;
-- **standings arithmetic**: ``campaigns.league.standings`` alone, in memory.
+- **standings arithmetic**: ``campaigns.leagues.standings.standings`` alone, in memory.
 
 It prints a Markdown table with the queries each page made and its size; copy it into
 docs/benchmarks.md with the date and machine.
@@ -62,8 +62,15 @@ def build(players: int, rounds: int, seed: int = 7):
 
     from builder.models import Gang, Member, MemberItem
     from builder.services import import_gang
-    from campaigns import league_services as services
-    from campaigns.models import ClubMember, League, MatchReport, Pairing, Registration, Round
+    from campaigns.leagues import services
+    from campaigns.leagues.models import (
+        ClubMember,
+        League,
+        MatchReport,
+        Pairing,
+        Registration,
+        Round,
+    )
     from rules.roster import read_roster
 
     rng = random.Random(seed)
@@ -155,9 +162,9 @@ def main() -> None:
     from django.test.utils import CaptureQueriesContext
     from django.urls import reverse
 
-    from campaigns import league as arithmetic
-    from campaigns import league_views
-    from campaigns.models import Pairing
+    from campaigns.leagues import standings as arithmetic
+    from campaigns.leagues.models import Pairing
+    from campaigns.leagues.views import leagues as league_views
 
     # Not setup_test_environment(): its template instrumentation lets the test client
     # keep every response's context (here 5,000 matches each) alive, and the garbage

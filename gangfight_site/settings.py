@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "template_partials",
     "builder",
     "campaigns",
+    "campaigns.leagues",
 ]
 
 MIDDLEWARE = [

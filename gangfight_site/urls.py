@@ -25,5 +25,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("builder.urls")),
     path("", include("campaigns.urls")),
-    path("", include("campaigns.league_urls")),
+    path("", include("campaigns.leagues.urls")),
 ]

@@ -1,4 +1,4 @@
-"""The club pages and a league's set-up (campaigns/club_views.py): who may see and do what,
+"""The club pages and a league's set-up (campaigns/leagues/views/clubs.py): who may see and do what,
 clubs and roles, joining by link, creating a league and its settings, registering a gang,
 withdrawing, pairing rounds (round robin and Swiss), swapping tables, finishing, and the
 query counts of the pages that list things."""
@@ -16,10 +16,9 @@ from django.test import Client
 from django.urls import reverse
 
 from builder.services import import_gang
-from campaigns import league_services
 from campaigns import services as campaign_services
-from campaigns.models import (
-    CampaignGang,
+from campaigns.leagues import services as league_services
+from campaigns.leagues.models import (
     Club,
     ClubMember,
     League,
@@ -28,6 +27,7 @@ from campaigns.models import (
     Registration,
     Round,
 )
+from campaigns.models import CampaignGang
 from rules.roster import read_roster
 from tests.conftest import PASSWORD
 
@@ -441,7 +441,9 @@ def test_the_new_league_form_offers_defaults_and_help(club, organiser, member):
     assert 'name="draw_points" value="1"' in page
     assert 'name="loss_points" value="0"' in page
     assert '<option value="vp_diff" selected>' in page
-    assert "players \u2212 1 (or players if odd)" in page
+    assert "everyone plays everyone once (players \u2212 1 rounds, or players if odd)" in page
+    assert '<input type="number" name="rounds" min="1"' in page  # empty: everyone once
+    assert 'name="first_round" value="random" id="id_first_round_0" checked>' in page
     assert "always built with 30 CCP" in page  # the cap's help per game
     assert "Deadrock campaign" in page
     for system in ("bwg1", "bwg2", "gf26", "rivals", "gunfight"):
@@ -937,3 +939,68 @@ def test_league_rounds_costs_the_same_for_few_or_many(
         with django_assert_num_queries(ROUNDS_QUERIES):
             response = client.get(reverse("league_rounds", args=[league.pk]))
         assert response.status_code == 200
+
+
+# --------------------------------------------------------------------------- issue 15
+
+
+def test_a_round_robin_left_without_rounds_plays_everyone_and_shows_its_draw(
+    club, organiser, member
+):
+    """Items 15 and 16: the organiser chooses round 1's draw; a round robin with no
+    number of rounds plays everyone once, n - 1 rounds (n if odd), and says so."""
+    response = client_for(organiser).post(
+        reverse("league_create", args=[club.pk]),
+        league_data(pairing="round_robin", rounds="", first_round="fold"),
+    )
+    assert response.status_code == 302
+    league = League.objects.get(name="Autumn season")
+    assert (league.pairing, league.rounds, league.first_round) == (
+        League.ROUND_ROBIN,
+        None,
+        League.FOLD,
+    )
+    detail = reverse("league_detail", args=[league.pk])
+    page = text_of(client_for(member).get(detail))
+    assert "not started (everyone plays everyone once)" in page
+    assert "top half against bottom half, in the order players registered" in page
+    add_players(league, 5)
+    page = text_of(client_for(member).get(detail))
+    assert "not started (5 planned)" in page
+    club_page = text_of(client_for(member).get(reverse("club_detail", args=[club.pk])))
+    assert "Not paired (5 rounds)" in club_page
+    for number in range(1, 6):
+        assert post_next(league, organiser).status_code == 302
+        confirm_round(league, number)
+    response = post_next(league, organiser)
+    assert "All 5 rounds are played" in text_of(response)
+
+
+def test_a_swiss_league_left_without_rounds_plays_five(club, organiser):
+    response = client_for(organiser).post(
+        reverse("league_create", args=[club.pk]), league_data(rounds="")
+    )
+    assert response.status_code == 302
+    league = League.objects.get(name="Autumn season")
+    assert (league.rounds, league.first_round) == (League.SWISS_ROUNDS, League.RANDOM)
+
+
+def test_round_one_at_random_shows_its_seed_and_the_draw_is_then_fixed(league, organiser):
+    add_players(league, 4)
+    detail = reverse("league_detail", args=[league.pk])
+    page = text_of(client_for(organiser).get(detail))
+    assert "drawn at random (the seed is shown once it is drawn)" in page
+    assert post_next(league, organiser).status_code == 302
+    league.refresh_from_db()
+    assert league.draw_seed is not None
+    page = text_of(client_for(organiser).get(detail))
+    assert f"drawn at random, seed {league.draw_seed}" in page
+    public = text_of(Client().get(reverse("league_public", args=[league.public_token])))
+    assert f"seed {league.draw_seed}" in public
+    settings_url = reverse("league_settings", args=[league.pk])
+    form = text_of(client_for(organiser).get(settings_url))
+    assert 'name="first_round" value="fold" disabled' in form.replace('id="id_first_round_1" ', "")
+    response = client_for(organiser).post(settings_url, league_data(first_round="fold"))
+    assert response.status_code == 302
+    league.refresh_from_db()
+    assert league.first_round == League.RANDOM  # a disabled field keeps its value

@@ -1,19 +1,23 @@
-"""The league service layer (campaigns/league_services.py): registration under the cap,
+"""The league service layer (campaigns/leagues/services.py): registration under the cap,
 rounds, reports and the standings they feed, the legality flag, and feeding a campaign."""
 
 from __future__ import annotations
 
 import json
+import logging
 import random
+from collections import Counter
+from itertools import combinations
 from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
 
 from builder import services as builder_services
-from campaigns import league_services as ls
 from campaigns import services as campaign_services
-from campaigns.models import ClubMember, League, MatchReport, Pairing
+from campaigns.leagues import services as ls
+from campaigns.leagues.models import ClubMember, League, MatchReport, Pairing, Registration
+from campaigns.leagues.pairing import RANDOM, first_round
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
 
@@ -223,3 +227,88 @@ def test_swiss_ranks_by_every_result_even_against_a_player_who_dropped(club):
     pairs = [(p.a_id, p.b_id) for p in rnd.pairings.all()]
     # the winner keeps his 3 points (top of the standings), so one of the drawers sits out
     assert (first.a_id, None) not in pairs and len(pairs) == 3
+
+
+# --------------------------------------------------------------------------- issue 15
+
+
+def test_round_one_is_drawn_at_random_from_a_seed_kept_and_logged(club, caplog):
+    """Item 15: round 1 at random (the default), from a seed stored on the league and
+    logged: the draw is made again from it and the registrations in order."""
+    league, regs = league_with(club, 6)
+    assert league.first_round == League.RANDOM and league.draw_seed is None
+    with caplog.at_level(logging.INFO, logger="campaigns.leagues.services"):
+        rnd = ls.next_round(league)
+    league.refresh_from_db()
+    assert league.draw_seed is not None
+    assert f"seed {league.draw_seed}" in caplog.text
+    pairs = [(p.a_id, p.b_id) for p in rnd.pairings.order_by("table")]
+    assert pairs == first_round([r.pk for r in regs], RANDOM, league.draw_seed)
+
+
+def test_round_one_top_half_against_bottom_half_not_alphabetical_neighbours(club):
+    """Item 15: the organiser's other choice: 1st v 3rd, 2nd v 4th in registration
+    order. (Round 1 used to pair neighbours in the standings: all on 0 points, that is
+    alphabetical order, p0 v p1 and p2 v p3.)"""
+    league, regs = league_with(club, 4, first_round=League.FOLD)
+    rnd = ls.next_round(league)
+    pairs = [(p.a_id, p.b_id) for p in rnd.pairings.order_by("table")]
+    assert pairs == [(regs[0].pk, regs[2].pk), (regs[1].pk, regs[3].pk)]
+    assert League.objects.get(pk=league.pk).draw_seed is None
+
+
+def test_a_round_robin_plays_everyone_once_unless_shortened(club):
+    """Item 16: no number of rounds given, a round robin of 7 plays 7 rounds (each
+    player sits out once); the organiser may shorten it."""
+    league, _regs = league_with(club, 7, pairing=League.ROUND_ROBIN)
+    assert league.rounds is None and league.planned_rounds(7) == 7
+    rng = random.Random(7)
+    for _ in range(7):
+        play_round(league, rng)
+    games = [
+        frozenset((p.a_id, p.b_id))
+        for p in Pairing.objects.filter(round__league=league, b__isnull=False)
+    ]
+    assert len(games) == len(set(games)) == 21
+    with pytest.raises(ls.LeagueError, match="All 7 rounds are played"):
+        ls.next_round(league)
+    short = ls.create_league(
+        club, name="Short", system="bwg2", cap=700, pairing=League.ROUND_ROBIN, rounds=2
+    )
+    for i in range(4):
+        ls.register(short, *player(club, f"s{i}"))
+    for _ in range(2):
+        play_round(short, rng)
+    with pytest.raises(ls.LeagueError, match="All 2 rounds are played"):
+        ls.next_round(short)
+
+
+def test_a_round_robin_after_a_drop_gives_nobody_a_second_bye(club):
+    """Item 16: five players (each sits out once), one drops after round 1. The four
+    left play every game they have left with no second bye and no rematch, and the
+    round robin is over a round early."""
+    league, regs = league_with(club, 5, pairing=League.ROUND_ROBIN, first_round=League.FOLD)
+    rng = random.Random(5)
+    play_round(league, rng)
+    ls.withdraw(Registration.objects.get(pk=regs[4].pk))
+    for _ in range(3):
+        play_round(league, rng)
+    with pytest.raises(ls.LeagueError, match="Everyone still in has played every game"):
+        ls.next_round(league)
+    pairings = list(Pairing.objects.filter(round__league=league))
+    byes = Counter(p.a_id for p in pairings if p.b_id is None)
+    assert max(byes.values()) == 1
+    games = [frozenset((p.a_id, p.b_id)) for p in pairings if p.b_id]
+    assert len(games) == len(set(games))
+    still_in = [r.pk for r in regs[:4]]
+    assert {frozenset(p) for p in combinations(still_in, 2)} <= set(games)
+
+
+def test_the_draw_cant_change_once_round_one_is_paired(club):
+    league, _regs = league_with(club, 2)
+    ls.update_league(league, first_round=League.FOLD)
+    ls.update_league(league, first_round=League.RANDOM)
+    ls.next_round(league)
+    with pytest.raises(ls.LeagueError, match="Round 1 is drawn") as caught:
+        ls.update_league(league, first_round=League.FOLD)
+    assert caught.value.field == "first_round"

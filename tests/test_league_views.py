@@ -1,4 +1,4 @@
-"""The league pages (campaigns/league_views.py): standings, match reports, a player's
+"""The league pages (campaigns/leagues/views/leagues.py): standings, match reports, a player's
 history, the public page and the CSV exports; who may see and do what; query counts."""
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from django.urls import reverse
 
 from builder.models import Gang
 from builder.services import import_gang
-from campaigns import league_services as services
-from campaigns.models import (
+from campaigns.leagues import services
+from campaigns.leagues.models import (
     Club,
     League,
     MatchReport,
@@ -780,3 +780,30 @@ def test_every_step_needs_the_csrf_token(match, regs):
     assert not MatchReport.objects.exists()
     page = text_of(client.get(match_url(match)))
     assert page.count('name="csrfmiddlewaretoken"') == page.count('method="post"')
+
+
+# --------------------------------------------------------------------------- issue 15
+
+
+def test_strength_of_schedule_is_the_opponents_average_with_decimals(club, ann, bob, cy):
+    """Item 18: Ann beat Bob while Cy had a bye; Cy beat Ann while Bob had a bye. Ann's
+    strength of schedule is the average of Bob's 3 and Cy's 6 points: 4.5; Bob's and
+    Cy's is Ann's 3 (their byes are left out, not counted as 0). The CSV agrees."""
+    league = new_league(club, pairing=League.SWISS)
+    r = {u.username: register(league, u) for u in (ann, bob, cy)}
+    play(league, 1, {(r["ann"], r["bob"]): (5, 1, "a"), (r["cy"], None): None})
+    play(league, 2, {(r["cy"], r["ann"]): (4, 2, "a"), (r["bob"], None): None})
+    response = client_for(ann).get(reverse("league_detail", args=[league.pk]))
+    assert standing(response, r["ann"]).endswith("<td>4.5</td>")
+    assert standing(response, r["bob"]).endswith("<td>3</td>")
+    assert standing(response, r["cy"]).endswith("<td>3</td>")
+    rows = list(
+        csv.reader(
+            io.StringIO(
+                client_for(ann)
+                .get(reverse("league_standings_csv", args=[league.pk]))
+                .content.decode("utf-8-sig")
+            )
+        )
+    )
+    assert {row[1]: row[13] for row in rows[1:]} == {"ann": "4.5", "bob": "3", "cy": "3"}

@@ -19,7 +19,7 @@ from django.contrib.auth.models import User
 from playwright.sync_api import Browser, Page, expect
 
 from builder.services import import_gang
-from campaigns.models import League, MatchReport
+from campaigns.leagues.models import League, MatchReport
 from rules.roster import read_roster
 from tests.browser.conftest import PHONE
 from tests.conftest import PASSWORD

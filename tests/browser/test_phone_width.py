@@ -11,7 +11,7 @@ from playwright.sync_api import Page
 from builder.editors import get_editor
 from builder.models import ContentPack, DiceRoll, Item
 from builder.services import import_gang, my_weapons_pack
-from campaigns import league_services as leagues
+from campaigns.leagues import services as leagues
 from rules import all_systems
 from rules.roster import read_roster
 from tests.conftest import PASSWORD

@@ -1,7 +1,7 @@
 """A league's pages: standings, match reports, a player's history, the public page, CSV.
 
-Thin views: read the request, validate with a form (``campaigns/league_forms.py``), call
-one service (``league_services``, each one transaction), render. A ``LeagueError`` is
+Thin views: read the request, validate with a form (``campaigns/leagues/forms.py``), call
+one service (``campaigns/leagues/services.py``, each one transaction), render. A ``LeagueError`` is
 shown beside the field it names (or at the top), with status 200.
 
 Who sees what: every page but the public one is for the club's members, found by a query
@@ -31,14 +31,22 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from campaigns import league as arithmetic
-from campaigns import league_services as services
 from campaigns.access import login_required
 from campaigns.charts import Series, chart_table, line_chart
-from campaigns.league_forms import DisputeForm, ReportForm, SettleForm, report_initial
-from campaigns.models import ClubMember, League, MatchReport, Pairing, Registration, Round
+from campaigns.leagues import services
+from campaigns.leagues import standings as arithmetic
+from campaigns.leagues.forms import DisputeForm, ReportForm, SettleForm, report_initial
+from campaigns.leagues.models import (
+    ClubMember,
+    League,
+    MatchReport,
+    Pairing,
+    Registration,
+    Round,
+)
 from rules import get_system
 
 READ_METHODS = ["GET", "HEAD"]
@@ -272,8 +280,18 @@ def _tiebreak_note(decided_by: str) -> str:
 # --------------------------------------------------------------------------- page parts
 
 
-def _facts(league: League) -> dict[str, Any]:
-    """The league's header: game, cap, scoring, tiebreak order, pairing, round x of y."""
+def _first_round(league: League) -> str:
+    """How round 1 is (or will be) drawn, with the seed of a random draw."""
+    if league.first_round == League.FOLD:
+        return _("top half against bottom half, in the order players registered")
+    if league.draw_seed is None:
+        return _("drawn at random (the seed is shown once it is drawn)")
+    return _("drawn at random, seed %(seed)s") % {"seed": league.draw_seed}
+
+
+def _facts(league: League, registered: int) -> dict[str, Any]:
+    """The league's header: game, cap, scoring, tiebreak order, pairing, round 1's draw,
+    round x of y (``registered``: every registration, dropped or not)."""
     system = get_system(league.system)
     order = ["points"] + [
         _in_words(arithmetic.TIEBREAKS[t])
@@ -286,6 +304,8 @@ def _facts(league: League) -> dict[str, Any]:
         "scoring": f"{league.win_points} / {league.draw_points} / {league.loss_points}",
         "tiebreaks": ", then ".join(order),
         "round_now": getattr(league, "last_round", None) or 0,
+        "planned": league.planned_rounds(registered),
+        "first_round": _first_round(league),
         "uses_h2h": "head_to_head" in league.tiebreak_list,
     }
 
@@ -471,7 +491,7 @@ def _standings_rows(board: Board, *, uses_h2h: bool, public: bool, player_url: s
             f"<td>{int(r.lost)}</td><td>{int(r.byes)}</td>"
             f'<td class="points"><strong>{int(r.points)}</strong></td>'
             f"<td>{int(r.vp_for)}</td><td>{int(r.vp_against)}</td><td>{int(r.vp_diff)}</td>"
-            f"{h2h}<td>{int(r.sos)}</td></tr>\n"
+            f"{h2h}<td>{escape(r.sos_text)}</td></tr>\n"
         )
     return mark_safe("".join(out))  # user text escaped above (html.escape)
 
@@ -524,7 +544,7 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
     league = _league(request, league_id)
     board = _board(league, request.user)
     organiser = _is_organiser(league)
-    facts = _facts(league)
+    facts = _facts(league, len(board.registrations))
     context = {
         "league": league,
         "facts": facts,
@@ -595,7 +615,7 @@ def league_player(request: HttpRequest, league_id: int, registration_id: int) ->
         history.append(entry)
     context = {
         "league": league,
-        "facts": _facts(league),
+        "facts": _facts(league, len(board.registrations)),
         "reg": reg,
         "line": line,
         "history": history,
@@ -849,7 +869,7 @@ def league_public(request: HttpRequest, token: str) -> HttpResponse:
         public_token=token,
     )
     board = _board(league)
-    facts = _facts(league)
+    facts = _facts(league, len(board.registrations))
     context = {
         "league": league,
         "facts": facts,
@@ -946,7 +966,7 @@ def league_standings_csv(request: HttpRequest, league_id: int) -> HttpResponse:
                 r.vp_against,
                 r.vp_diff,
                 "" if r.head_to_head is None else r.head_to_head,
-                r.sos,
+                r.sos_text,
                 "yes" if line.reg.legal else "no",
             ]
         )

@@ -1,12 +1,14 @@
 """Everything that changes a club or a league, each inside one transaction.
 
 Views call these. The arithmetic (standings, tiebreakers, pairings) is plain Python in
-``campaigns/league.py``; the rules of each game (is a gang legal under the cap?) come
-from the rules engine.
+``standings.py`` and ``pairing.py`` (the rules in words: docs/leagues.md); the rules of
+each game (is a gang legal under the cap?) come from the rules engine.
 """
 
 from __future__ import annotations
 
+import logging
+import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -14,13 +16,13 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Prefetch, QuerySet
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 
 from builder.models import Gang, Member, MemberItem
 from builder.roster import gang_roster
-from campaigns import league as arithmetic
 from campaigns import services as campaign_services
-from campaigns.models import (
-    CampaignGang,
+from campaigns.leagues import standings as arithmetic
+from campaigns.leagues.models import (
     Club,
     ClubMember,
     League,
@@ -29,8 +31,20 @@ from campaigns.models import (
     Registration,
     Round,
 )
+from campaigns.leagues.pairing import (
+    RANDOM,
+    first_round,
+    games_to_play,
+    round_robin,
+    round_robin_round,
+    seeded_order,
+    swiss,
+)
+from campaigns.models import CampaignGang
 from rules import get_system
 from rules.campaign import CampaignError
+
+logger = logging.getLogger(__name__)
 
 
 class LeagueError(ValueError):
@@ -73,7 +87,7 @@ def create_club(user, *, name: str, about: str = "") -> Club:
 
 @transaction.atomic
 def join_club(club: Club, user) -> ClubMember:
-    member, _ = ClubMember.objects.get_or_create(club=club, user=user)
+    member, _created = ClubMember.objects.get_or_create(club=club, user=user)
     return member
 
 
@@ -106,15 +120,17 @@ def create_league(club: Club, **fields: Any) -> League:
     campaign = fields.get("campaign")
     if campaign is not None and campaign.system != fields.get("system"):
         raise LeagueError("The campaign must be of the league's game.", "campaign")
+    if fields.get("rounds") is None and fields.get("pairing", League.SWISS) == League.SWISS:
+        fields["rounds"] = League.SWISS_ROUNDS  # a round robin's empty: everyone once
     return League.objects.create(club=club, **fields)
 
 
 @transaction.atomic
 def update_league(league: League, **fields: Any) -> League:
     """Change a league's settings. The game can't change once a player registered, nor
-    the pairing once a round is paired; a new cap (or game) re-checks every registered
-    gang when the standings are next shown; a new campaign forgets campaign gangs that
-    are not in it."""
+    the pairing or round 1's draw once a round is paired, nor the rounds be fewer than
+    those paired; a new cap (or game) re-checks every registered gang when the standings
+    are next shown; a new campaign forgets campaign gangs that are not in it."""
     locked = League.objects.select_for_update().get(pk=league.pk)
     system = fields.get("system", locked.system)
     if system != locked.system and locked.registrations.exists():
@@ -122,7 +138,12 @@ def update_league(league: League, **fields: Any) -> League:
     paired = locked.round_set.count()
     if fields.get("pairing", locked.pairing) != locked.pairing and paired:
         raise LeagueError("The pairing can't change once a round is paired.", "pairing")
-    if fields.get("rounds", locked.rounds) < paired:
+    if fields.get("first_round", locked.first_round) != locked.first_round and paired:
+        raise LeagueError(_("Round 1 is drawn: its draw can't change."), "first_round")
+    rounds = fields.get("rounds", locked.rounds)
+    if rounds is None and fields.get("pairing", locked.pairing) == League.SWISS:
+        rounds = fields["rounds"] = League.SWISS_ROUNDS
+    if rounds is not None and rounds < paired:
         raise LeagueError(f"{paired} rounds are already paired: at least that many.", "rounds")
     tiebreaks = fields.pop("tiebreaks", locked.tiebreak_list)
     fields["tiebreaks"] = ",".join(check_tiebreaks(tiebreaks))
@@ -314,10 +335,16 @@ def current_round(league: League) -> RoundStatus:
     return RoundStatus(last, len(pairings), len(reported), len(counted))
 
 
+def new_seed() -> int:
+    return 1 + secrets.randbelow(999_999_999)
+
+
 @transaction.atomic
 def next_round(league: League) -> Round:
-    """Pair the next round: the next of the round-robin schedule, or a Swiss round by the
-    standings (no rematch while one can be avoided, at most one bye each)."""
+    """Pair the next round (docs/leagues.md): round 1 drawn at random (from a seed kept on
+    the league) or top half against bottom half; then the next round of the round-robin
+    schedule, or a Swiss round by score group (no rematch while one can be avoided, at
+    most one bye each, the bye to the lowest-ranked player without one)."""
     league = League.objects.select_for_update().get(pk=league.pk)
     if league.status == League.FINISHED:
         raise LeagueError("The league is finished.")
@@ -329,28 +356,41 @@ def next_round(league: League) -> Round:
             "without a confirmed result: settle them first."
         )
     number = (status.round.number if status.round else 0) + 1
-    if number > league.rounds:
-        raise LeagueError(f"All {league.rounds} rounds are played: finish the league.")
-    active = list(league.registrations.filter(dropped=False).order_by("pk"))
-    if len(active) < 2:
+    everyone = list(league.registrations.order_by("pk").values_list("pk", "dropped"))
+    ids = [pk for pk, dropped in everyone if not dropped]
+    if len(ids) < 2:
         raise LeagueError("A round needs at least two registered players.")
-    ids = [r.pk for r in active]
+    planned = league.planned_rounds(len(everyone))
+    if number > planned:
+        raise LeagueError(f"All {planned} rounds are played: finish the league.")
+    earlier = list(Pairing.objects.filter(round__league=league).values_list("a_id", "b_id"))
+    met = [(a, b) for a, b in earlier if b is not None]
+    byes = [a for a, b in earlier if b is None]
+    if number == 1 and league.first_round == RANDOM:
+        league.draw_seed = new_seed()
+        league.save(update_fields=["draw_seed"])
+        logger.info(
+            "League %s: round 1 drawn at random, seed %s, registrations %s",
+            league.pk,
+            league.draw_seed,
+            ids,
+        )
     if league.pairing == League.ROUND_ROBIN:
-        everyone = list(league.registrations.order_by("pk").values_list("pk", flat=True))
-        schedule = arithmetic.round_robin(everyone)
-        if number > len(schedule):
-            raise LeagueError("Everyone has played everyone: the round robin is over.")
-        pairs = [
-            (a, b) if b is None or (a in ids and b in ids) else ((a if a in ids else b), None)
-            for a, b in schedule[number - 1]
-            if a in ids or (b is not None and b in ids)
-        ]
+        order = [pk for pk, _dropped in everyone]
+        if league.first_round == RANDOM and league.draw_seed is not None:
+            order = seeded_order(order, league.draw_seed)
+        schedule = round_robin(order)
+        if not games_to_play(schedule, planned, ids, met):
+            raise LeagueError(
+                _("Everyone still in has played every game of the round robin: finish the league.")
+            )
+        pairs = round_robin_round(schedule, number, ids, met, byes, planned)
+    elif number == 1:
+        pairs = first_round(ids, league.first_round, league.draw_seed)
     else:
-        ranked = [row.player for row in standings(league)]  # results against the dropped count
-        earlier = Pairing.objects.filter(round__league=league)
-        met = [(p.a_id, p.b_id) for p in earlier if p.b_id is not None]
-        byes = [p.a_id for p in earlier if p.b_id is None]
-        pairs = arithmetic.swiss([p for p in ranked if p in ids], met, byes)
+        rows = [row for row in standings(league) if row.player in ids]  # all results count
+        scores = {row.player: row.points for row in rows}
+        pairs = swiss([row.player for row in rows], met, byes, scores)
     new = Round.objects.create(league=league, number=number)
     Pairing.objects.bulk_create(
         Pairing(round=new, table=i, a_id=a, b_id=b) for i, (a, b) in enumerate(pairs, start=1)

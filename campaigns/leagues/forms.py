@@ -1,7 +1,9 @@
-"""Forms for the club and league set-up pages (campaigns/club_views.py).
+"""Forms for the club and league pages: a club, a league's settings, registering a gang,
+swapping players (``views/clubs.py``); a match report, a dispute, a settlement
+(``views/leagues.py``).
 
 Errors are shown beside the field; what the league's rules refuse
-(``league_services.LeagueError``) is added to the field it names by the view.
+(``services.LeagueError``) is added to the field it names by the view.
 """
 
 from __future__ import annotations
@@ -10,10 +12,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-from campaigns import league as arithmetic
-from campaigns import league_services
-from campaigns.models import Campaign, CampaignGang, ClubMember, League
+from campaigns.leagues import services as league_services
+from campaigns.leagues import standings as arithmetic
+from campaigns.leagues.models import ClubMember, League, MatchReport, Pairing
+from campaigns.models import Campaign, CampaignGang
 from rules import all_systems
 
 #: what a league's cap means in each game (shown beside the cap field)
@@ -26,10 +31,17 @@ CAP_HELP = {
 }
 #: games whose cap can't be set (the rules fix it, or there is none)
 NO_CAP = {"rivals", "gunfight"}
-ROUNDS_HELP = (
-    "Swiss: as many rounds as you like (with n players, about log₂ n rounds find a "
-    "winner). Round robin: players \u2212 1 (or players if odd) rounds and everyone has "
-    "played everyone."
+ROUNDS_HELP = gettext_lazy(
+    "Round robin: leave it empty and everyone plays everyone once (players \u2212 1 "
+    "rounds, or players if odd), or give fewer rounds to shorten it. Swiss: as many "
+    "rounds as you like (with n players, about log\u2082 n rounds find a winner); empty, "
+    "5."
+)
+FIRST_ROUND_HELP = gettext_lazy(
+    "At random: drawn from a seed shown on the league page, so anyone can check the draw. "
+    "Top half against bottom half: in the order players registered (with 8: 1st v 5th, "
+    "2nd v 6th, 3rd v 7th, 4th v 8th). With an odd number, the last of the order has "
+    "the bye."
 )
 TIEBREAK_ORDER = ("First", "Second", "Third")
 
@@ -138,11 +150,19 @@ class LeagueForm(forms.Form):
         initial=League.SWISS,
         widget=forms.RadioSelect,
         label="Pairing",
-        help_text="Swiss: each round pairs players close in the standings who have not "
-        "met. Round robin: everyone plays everyone once.",
+        help_text="Swiss: each round pairs players on the same points (or as close as can "
+        "be) who have not met. Round robin: everyone plays everyone once.",
+    )
+    first_round = forms.ChoiceField(
+        choices=League.FIRST_ROUNDS,
+        initial=League.RANDOM,
+        required=False,  # none chosen: at random
+        widget=forms.RadioSelect,
+        label=gettext_lazy("Round 1"),
+        help_text=FIRST_ROUND_HELP,
     )
     rounds = forms.IntegerField(
-        min_value=1, max_value=50, initial=5, label="Number of rounds", help_text=ROUNDS_HELP
+        required=False, min_value=1, max_value=50, label="Number of rounds", help_text=ROUNDS_HELP
     )
     campaign = forms.ModelChoiceField(
         queryset=Campaign.objects.none(),
@@ -175,6 +195,8 @@ class LeagueForm(forms.Form):
         if self.played_rounds:
             self.fields["pairing"].disabled = True
             self.fields["pairing"].help_text = "Fixed once the first round is paired."
+            self.fields["first_round"].disabled = True
+            self.fields["first_round"].help_text = _("Fixed: round 1 is drawn.")
         self.cap_help = [(s.id, s.name, CAP_HELP.get(s.id, "")) for s in all_systems()]
 
     def clean_name(self) -> str:
@@ -183,9 +205,9 @@ class LeagueForm(forms.Form):
             raise forms.ValidationError("Give the league a name.")
         return name
 
-    def clean_rounds(self) -> int:
+    def clean_rounds(self) -> int | None:
         rounds = self.cleaned_data["rounds"]
-        if rounds < self.played_rounds:
+        if rounds is not None and rounds < self.played_rounds:
             raise forms.ValidationError(
                 f"{self.played_rounds} rounds are already paired: at least that many."
             )
@@ -218,6 +240,7 @@ class LeagueForm(forms.Form):
             "loss_points": data["loss_points"],
             "tiebreaks": data["tiebreaks"],
             "pairing": data["pairing"],
+            "first_round": data["first_round"] or League.RANDOM,
             "rounds": data["rounds"],
             "campaign": data["campaign"],
         }
@@ -235,6 +258,7 @@ def initial_of(league: League) -> dict[str, Any]:
         "loss_points": league.loss_points,
         "tiebreaks": league.tiebreak_list,
         "pairing": league.pairing,
+        "first_round": league.first_round,
         "rounds": league.rounds,
         "campaign": league.campaign_id,
     }
@@ -331,3 +355,98 @@ def swap_choices(pairings: Sequence[Any]) -> list[tuple[str, str]]:
                 (f"{p.table}:b", f"Table {p.table}: {p.b.gang_name} ({p.b.player.username})")
             )
     return out
+
+
+# --------------------------------------------------------------------------- reports
+
+MAX_VP = 100_000
+WINNER_REQUIRED = "Choose the winner, or a draw."
+
+
+class ReportForm(forms.Form):
+    """What happened at a table: the same fields for the player's report and the
+    organiser's settlement (which adds a note)."""
+
+    scenario = forms.CharField(label="Scenario", max_length=80, required=False)
+    deployment = forms.CharField(label="Deployment", max_length=80, required=False)
+    vp_a = forms.IntegerField(label="Victory Points", min_value=0, max_value=MAX_VP)
+    vp_b = forms.IntegerField(label="Victory Points", min_value=0, max_value=MAX_VP)
+    winner = forms.ChoiceField(
+        label="Winner",
+        widget=forms.RadioSelect,
+        error_messages={"required": WINNER_REQUIRED, "invalid_choice": WINNER_REQUIRED},
+        help_text="The scenario decides who wins: it may be the side with fewer Victory Points.",
+    )
+    casualties = forms.CharField(
+        label="Casualties",
+        required=False,
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="Who was wounded, taken out or killed.",
+    )
+    notes = forms.CharField(
+        label="Notes", required=False, max_length=4000, widget=forms.Textarea(attrs={"rows": 3})
+    )
+
+    def __init__(self, *args: Any, pairing: Pairing, scenarios: list[str] | None = None, **kw):
+        super().__init__(*args, **kw)
+        a, b = pairing.a, pairing.b
+        name_a = f"{a.gang_name} ({a.player.get_username()})"
+        name_b = f"{b.gang_name} ({b.player.get_username()})" if b is not None else "—"
+        self.fields["vp_a"].label = f"Victory Points: {name_a}"
+        self.fields["vp_b"].label = f"Victory Points: {name_b}"
+        self.fields["winner"].choices = [("a", name_a), ("b", name_b), ("draw", "Draw")]
+        for name in ("scenario", "deployment"):
+            self.fields[name].widget.attrs["autocomplete"] = "off"
+        self.scenarios = scenarios or []
+        if self.scenarios:
+            self.fields["scenario"].widget.attrs["list"] = "scenarios"
+
+    def values(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {
+            "scenario": data["scenario"].strip(),
+            "deployment": data["deployment"].strip(),
+            "vp_a": data["vp_a"],
+            "vp_b": data["vp_b"],
+            "winner": data["winner"],
+            "casualties": data["casualties"].strip(),
+            "notes": data["notes"].strip(),
+        }
+
+
+def report_initial(report: MatchReport | None) -> dict[str, Any]:
+    """A report's values, to prefill a correction or a settlement."""
+    if report is None:
+        return {}
+    return {
+        "scenario": report.scenario,
+        "deployment": report.deployment,
+        "vp_a": report.vp_a,
+        "vp_b": report.vp_b,
+        "winner": report.winner,
+        "casualties": report.casualties,
+        "notes": report.notes,
+    }
+
+
+class SettleForm(ReportForm):
+    """The organiser's decision: the result that stands, and why."""
+
+    note = forms.CharField(
+        label="Organiser's note",
+        required=False,
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="Shown to both players with the result.",
+    )
+
+
+class DisputeForm(forms.Form):
+    reason = forms.CharField(
+        label="What is wrong?",
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        error_messages={"required": "Say what is wrong, for the organiser."},
+        help_text="The organiser reads this and settles the result.",
+    )

@@ -6,7 +6,7 @@ render. Every club and league URL starts from the user's own memberships (anyone
 gets a 404), except the join page, reached by its invite link. Only organisers manage
 (403 for members). A refusal (``LeagueError``) is shown beside the field it names, or at
 the top of the page: status 200, never a 500. The standings and match pages are in
-``campaigns/league_views.py``.
+``views/leagues.py``.
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ from django.views.decorators.http import require_http_methods
 
 from builder.models import Gang, Member, MemberItem
 from builder.roster import gang_roster
-from campaigns import league_services as services
 from campaigns.access import PAGE_METHODS, login_required, post_only
-from campaigns.club_forms import (
+from campaigns.leagues import services
+from campaigns.leagues.forms import (
     CAP_HELP,
     ClubForm,
     ConfirmForm,
@@ -36,14 +36,14 @@ from campaigns.club_forms import (
     SwapForm,
     swap_choices,
 )
-from campaigns.league_services import LeagueError
-from campaigns.models import (
+from campaigns.leagues.models import (
     Club,
     ClubMember,
     League,
     Pairing,
     Registration,
 )
+from campaigns.leagues.services import LeagueError
 from rules import get_system
 
 
@@ -116,6 +116,7 @@ def _club_page(
     organiser = me is not None and me.role == ClubMember.ORGANISER
     leagues = club.leagues.annotate(
         players=Count("registrations", filter=Q(registrations__dropped=False), distinct=True),
+        registered=Count("registrations", distinct=True),
         last_round=Max("round_set__number"),
     ).order_by("-created", "-pk")
     rows = []
@@ -125,6 +126,7 @@ def _club_page(
                 "league": league,
                 "system": get_system(league.system),
                 "round": league.last_round or 0,
+                "planned": league.planned_rounds(league.registered),
             }
         )
     context = {
@@ -400,7 +402,11 @@ def _rounds_page(
             }
         )
     last = rounds[-1] if rounds else None
-    active = league.registrations.filter(dropped=False).count()
+    counts = league.registrations.aggregate(
+        active=Count("pk", filter=Q(dropped=False)), registered=Count("pk")
+    )
+    active = counts["active"]
+    planned = league.planned_rounds(counts["registered"])
     context = {
         "league": league,
         "system": get_system(league.system),
@@ -408,7 +414,8 @@ def _rounds_page(
         "is_organiser": organiser,
         "next_number": (last["number"] if last else 0) + 1,
         "last_complete": last is None or last["counted"] == last["matches"],
-        "all_paired": last is not None and last["number"] >= league.rounds,
+        "all_paired": last is not None and last["number"] >= planned,
+        "planned": planned,
         "active": active,
         "error": error,
         "confirm_finish": confirm_finish,

@@ -1,10 +1,10 @@
 from django.urls import path
 
-from campaigns import club_views as cv
-from campaigns import league_views as lv
+from campaigns.leagues.views import clubs as cv
+from campaigns.leagues.views import leagues as lv
 
 urlpatterns = [
-    # campaigns/club_views.py: clubs, league set-up, registration, rounds
+    # views/clubs.py: clubs, league set-up, registration, rounds
     path("clubs/", cv.club_list, name="club_list"),
     path("clubs/new/", cv.club_create, name="club_create"),
     path("clubs/join/<str:token>/", cv.club_join, name="club_join"),
@@ -22,7 +22,7 @@ urlpatterns = [
     path("leagues/<int:league_id>/rounds/next/", cv.league_next_round, name="league_next_round"),
     path("leagues/<int:league_id>/rounds/<int:number>/swap/", cv.league_swap, name="league_swap"),
     path("leagues/<int:league_id>/finish/", cv.league_finish, name="league_finish"),
-    # campaigns/league_views.py: standings, matches, players, public page, CSV
+    # views/leagues.py: standings, matches, players, public page, CSV
     path("leagues/<int:league_id>/", lv.league_detail, name="league_detail"),
     path("leagues/<int:league_id>/matches/<int:pairing_id>/", lv.match_detail, name="match_detail"),
     path(
