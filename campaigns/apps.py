@@ -3,4 +3,4 @@ from django.apps import AppConfig
 
 class CampaignsConfig(AppConfig):
     name = "campaigns"
-    verbose_name = "Campaigns and leagues"
+    verbose_name = "Campaigns"
