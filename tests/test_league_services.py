@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
 
 from builder import services as builder_services
 from campaigns import services as campaign_services
@@ -293,8 +295,16 @@ def test_a_round_robin_after_a_drop_gives_nobody_a_second_bye(club):
     ls.withdraw(Registration.objects.get(pk=regs[4].pk))
     for _ in range(3):
         play_round(league, rng)
+    assert ls.round_robin_done(league)
     with pytest.raises(ls.LeagueError, match="Everyone still in has played every game"):
         ls.next_round(league)
+    # The rounds page offers the finish, not a round that can't be paired.
+    organiser = ClubMember.objects.get(club=club, role=ClubMember.ORGANISER).user
+    client = Client()
+    client.force_login(organiser)
+    page = client.get(reverse("league_rounds", args=[league.pk])).content.decode()
+    assert 'data-testid="pair-round"' not in page
+    assert "Everyone still in has played every game of the round robin." in page
     pairings = list(Pairing.objects.filter(round__league=league))
     byes = Counter(p.a_id for p in pairings if p.b_id is None)
     assert max(byes.values()) == 1

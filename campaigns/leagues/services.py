@@ -340,6 +340,23 @@ def new_seed() -> int:
 
 
 @transaction.atomic
+def round_robin_done(league: League) -> bool:
+    """A round robin in which everyone still in has played every game of its rounds (it
+    may end before its planned rounds after a drop): only the finish is left."""
+    if league.pairing != League.ROUND_ROBIN:
+        return False
+    everyone = list(league.registrations.order_by("pk").values_list("pk", "dropped"))
+    ids = [pk for pk, dropped in everyone if not dropped]
+    met = Pairing.objects.filter(round__league=league, b__isnull=False)
+    order = [pk for pk, _dropped in everyone]
+    if league.first_round == RANDOM and league.draw_seed is not None:
+        order = seeded_order(order, league.draw_seed)
+    planned = league.planned_rounds(len(everyone))
+    return len(ids) >= 2 and not games_to_play(
+        round_robin(order), planned, ids, met.values_list("a_id", "b_id")
+    )
+
+
 def next_round(league: League) -> Round:
     """Pair the next round (docs/leagues.md): round 1 drawn at random (from a seed kept on
     the league) or top half against bottom half; then the next round of the round-robin

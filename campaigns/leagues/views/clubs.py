@@ -414,7 +414,8 @@ def _rounds_page(
         "is_organiser": organiser,
         "next_number": (last["number"] if last else 0) + 1,
         "last_complete": last is None or last["counted"] == last["matches"],
-        "all_paired": last is not None and last["number"] >= planned,
+        "all_paired": last is not None
+        and (last["number"] >= planned or services.round_robin_done(league)),
         "planned": planned,
         "active": active,
         "error": error,
