@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from builder.models import Gang
 from campaigns.models import Campaign
@@ -104,6 +105,14 @@ class CampaignForm(HouseRulesMixin, forms.Form):
         initial=5,
         help_text="How many encounters each gang plays. Rivals recommends 4 to 6.",
     )
+    solo_play = forms.BooleanField(
+        label=_("Solo play"),
+        required=False,
+        help_text=_(
+            "Allow one player to run both gangs of an encounter. Off: the two gangs of an "
+            "encounter belong to two players."
+        ),
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -146,11 +155,16 @@ class CampaignSettingsForm(HouseRulesMixin, forms.Form):
         max_value=30,
         help_text="How many encounters each gang plays. Rivals recommends 4 to 6.",
     )
+    solo_play = CampaignForm.base_fields["solo_play"]
 
     def __init__(self, *args, campaign: Campaign, **kwargs):
         self.campaign = campaign
         if "initial" not in kwargs:  # a disabled field's value comes from here
-            initial = {"name": campaign.name, "encounters": campaign.encounters}
+            initial = {
+                "name": campaign.name,
+                "encounters": campaign.encounters,
+                "solo_play": campaign.solo_play,
+            }
             rules = progression_for(campaign.system).house_rules(campaign.house_rules)
             for name in rule_names(campaign.system):
                 initial[f"{campaign.system}-{name}"] = rules.get(name)

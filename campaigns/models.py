@@ -13,6 +13,7 @@ import secrets
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from rules import system_choices
 from rules.campaign import Event
@@ -37,6 +38,14 @@ class Campaign(models.Model):
         help_text="How many encounters each gang plays (Rivals recommends 4 to 6).",
     )
     house_rules = models.JSONField(default=dict, blank=True)
+    solo_play = models.BooleanField(
+        _("solo play"),
+        default=False,
+        help_text=_(
+            "Allow one player to run both gangs of an encounter (playing alone, or for "
+            "someone away). Off: the two gangs of an encounter belong to two players."
+        ),
+    )
     #: the log's status, kept here only so lists can show it without a replay
     status = models.CharField(max_length=10, choices=STATUS_CHOICES, default="setup")
     invite_token = models.CharField(max_length=64, unique=True, default=new_invite_token)
@@ -65,6 +74,13 @@ class CampaignGang(models.Model):
 
     class Meta:
         ordering = ["pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "source"],
+                condition=models.Q(source__isnull=False),
+                name="a_gang_joins_a_campaign_once",
+            )
+        ]
 
     def __str__(self) -> str:
         return self.name

@@ -14,6 +14,7 @@ from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from builder.models import Gang
 from builder.roster import export_roster
@@ -64,23 +65,41 @@ def state_of(campaign: Campaign) -> CampaignState:
 
 @transaction.atomic
 def create_campaign(
-    organiser, *, system: str, name: str, encounters: int, house_rules: Mapping[str, Any]
+    organiser,
+    *,
+    system: str,
+    name: str,
+    encounters: int,
+    house_rules: Mapping[str, Any],
+    solo_play: bool = False,
 ) -> Campaign:
     rules = progression_for(system).house_rules(house_rules)
     return Campaign.objects.create(
-        organiser=organiser, system=system, name=name, encounters=encounters, house_rules=rules
+        organiser=organiser,
+        system=system,
+        name=name,
+        encounters=encounters,
+        house_rules=rules,
+        solo_play=solo_play,
     )
 
 
 @transaction.atomic
 def update_settings(
-    campaign: Campaign, *, name: str, encounters: int, house_rules: Mapping[str, Any]
+    campaign: Campaign,
+    *,
+    name: str,
+    encounters: int,
+    house_rules: Mapping[str, Any],
+    solo_play: bool | None = None,
 ) -> Campaign:
     """Name and agreed encounters; the house rules only while the campaign is set up
     (changing them later would rewrite what the log already means)."""
     locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
     locked.name = name
     locked.encounters = encounters
+    if solo_play is not None:
+        locked.solo_play = solo_play
     if locked.status == "setup":
         locked.house_rules = progression_for(locked.system).house_rules(house_rules)
     elif house_rules and dict(house_rules) != dict(locked.house_rules):
@@ -104,6 +123,8 @@ def record(
     Raises :class:`CampaignError` (nothing is written) if the rules refuse it.
     """
     locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    if kind == "encounter_begun":
+        check_sides(locked, data.get("gangs") or ())
     state = state_of(locked)
     dice = Dice(rng or random.SystemRandom())
     prepared = prepare(state, kind, data, dice)
@@ -122,6 +143,27 @@ def record(
     return new
 
 
+def check_sides(campaign: Campaign, gangs) -> None:
+    """Two gangs of one player don't fight each other unless the organiser allows solo
+    play: otherwise one person would record, confirm and roll for both sides."""
+    if campaign.solo_play:
+        return
+    ids = [g for g in gangs if str(g).isdigit()]
+    if len(ids) != 2 or ids[0] == ids[1]:
+        return  # the engine says what is wrong with the pair
+    players = campaign.gangs.filter(pk__in=ids).values_list("player__username", flat=True)
+    names = set(players)
+    if len(names) == 1 and len(players) == 2:
+        raise CampaignError(
+            _(
+                "Both gangs are %(player)s's: one player can't play both sides of an "
+                "encounter unless the organiser allows solo play in the campaign's settings."
+            )
+            % {"player": names.pop()},
+            "gangs",
+        )
+
+
 @transaction.atomic
 def join_campaign(campaign: Campaign, user, gang: Gang) -> CampaignGang:
     """Join with a copy of one of the user's gangs (its roster as it is now)."""
@@ -129,6 +171,11 @@ def join_campaign(campaign: Campaign, user, gang: Gang) -> CampaignGang:
         raise CampaignError("You can only join with one of your own gangs.", "gang")
     if gang.system != campaign.system:
         raise CampaignError("Pick a gang of this campaign's game.", "gang")
+    # The campaign row is locked first, so joins made at the same moment come in order and
+    # the same gang can't slip in twice (a database constraint stands behind this check).
+    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    if campaign.gangs.filter(source=gang).exists():
+        raise CampaignError(_("This gang has already joined the campaign."), "gang")
     entry = CampaignGang.objects.create(campaign=campaign, player=user, source=gang, name=gang.name)
     record(
         campaign,

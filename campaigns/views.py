@@ -116,6 +116,7 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
             name=form.cleaned_data["name"],
             encounters=form.cleaned_data["encounters"],
             house_rules=form.house_rules(system),
+            solo_play=form.cleaned_data["solo_play"],
         )
         messages.success(
             request, f"“{campaign.name}” is set up. Send the invite link to the players."
@@ -139,6 +140,7 @@ def campaign_settings(request: HttpRequest, campaign_id: int) -> HttpResponse:
                     name=form.cleaned_data["name"],
                     encounters=form.cleaned_data["encounters"],
                     house_rules=rules,
+                    solo_play=form.cleaned_data["solo_play"],
                 )
             except CampaignError as error:
                 form.add_error(error.field if error.field in form.fields else None, error.message)

@@ -3,6 +3,7 @@ history, finishing, leaving and printing a campaign gang."""
 
 from __future__ import annotations
 
+import html
 import io
 import random
 import re
@@ -751,3 +752,59 @@ def test_print_errors_show_the_pdf_error_page(running, player, monkeypatch):
     response = client_for(player).get(url)
     assert response.status_code == 504
     assert "took too long" in text_of(response)
+
+
+# --------------------------------------------------------------------------- issue 19
+
+
+def test_one_player_cannot_play_both_sides_unless_solo_play_is_on(organiser, player):
+    """Item 6: a player with two gangs in a campaign can't begin an encounter between
+    them (he would record, confirm and roll for both sides) unless the organiser allows
+    solo play; the page says which."""
+    campaign = new_campaign(organiser)
+    join(campaign, player, RED_JACKS)
+    join(campaign, player, SIX_OUTLAWS)
+    services.record(campaign, None, "campaign_started", {})
+    a, b = gang_ids(campaign)
+    begin = reverse("encounter_begin", args=[campaign.pk])
+    page = text_of(client_for(player).get(begin))
+    assert "one player's gangs don't fight each other" in html.unescape(page)
+    response = client_for(player).post(begin, {"gang": a, "against": b})
+    assert response.status_code == 200
+    assert "one player can't play both sides" in html.unescape(text_of(response))
+    assert not services.state_of(campaign).encounters
+    settings_url = reverse("campaign_settings", args=[campaign.pk])
+    response = client_for(organiser).post(
+        settings_url, {"name": campaign.name, "encounters": "5", "solo_play": "on"}
+    )
+    assert response.status_code == 302
+    campaign.refresh_from_db()
+    assert campaign.solo_play
+    detail = reverse("campaign_detail", args=[campaign.pk])
+    assert "solo play allowed" in text_of(client_for(player).get(detail))
+    response = client_for(player).post(begin, {"gang": a, "against": b})
+    assert response.status_code == 302
+    assert len(services.state_of(campaign).encounters) == 1
+
+
+def test_the_same_gang_joins_once(campaign, player):
+    gang = CampaignGang.objects.get(campaign=campaign, player=player).source
+    with pytest.raises(services.CampaignError, match="already joined"):
+        services.join_campaign(campaign, player, gang)
+    assert campaign.gangs.count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_simultaneous_joins_put_a_gang_in_once():
+    """Item 4: ten joins of one gang at the same moment (parallel threads, each its own
+    database connection): one copy joins."""
+    from tests.parallel import in_parallel
+
+    organiser, player = make_user("organiser"), make_user("player")
+    campaign = new_campaign(organiser)
+    gang = builder_gang(player)
+    results = in_parallel(lambda i: services.join_campaign(campaign, player, gang), 10)
+    joined = [r for r in results if isinstance(r, CampaignGang)]
+    assert len(joined) == 1, results
+    assert CampaignGang.objects.filter(campaign=campaign).count() == 1
+    assert CampaignEvent.objects.filter(campaign=campaign, kind="gang_joined").count() == 1

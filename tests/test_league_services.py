@@ -322,3 +322,38 @@ def test_the_draw_cant_change_once_round_one_is_paired(club):
     with pytest.raises(ls.LeagueError, match="Round 1 is drawn") as caught:
         ls.update_league(league, first_round=League.FOLD)
     assert caught.value.field == "first_round"
+
+
+# --------------------------------------------------------------------------- issue 19
+
+
+def test_a_demoted_organiser_changes_no_more_roles(club):
+    boss = club.members.get()
+    kid = ls.join_club(club, User.objects.create_user("kid"))
+    ls.set_role(club, kid, ClubMember.ORGANISER, by=boss.user)
+    ls.set_role(club, boss, ClubMember.MEMBER, by=kid.user)
+    with pytest.raises(ls.LeagueError, match="Only the club's organisers"):
+        ls.set_role(club, kid, ClubMember.MEMBER, by=boss.user)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_organisers_demoting_each_other_at_once_leave_one():
+    """Item 4: the club keeps an organiser whatever the timing (parallel threads, each its
+    own database connection, 20 trials)."""
+    from tests.parallel import in_parallel
+
+    for trial in range(20):
+        a = User.objects.create_user(f"a{trial}")
+        b = User.objects.create_user(f"b{trial}")
+        club = ls.create_club(a, name=f"Club {trial}")
+        member_b = ls.join_club(club, b)
+        ls.set_role(club, member_b, ClubMember.ORGANISER, by=a)
+        member_a = club.members.get(user=a)
+        moves = [(member_b, a), (member_a, b)]  # a demotes b, b demotes a
+        in_parallel(
+            lambda i, moves=moves, club=club: ls.set_role(
+                club, moves[i][0], ClubMember.MEMBER, by=moves[i][1]
+            ),
+            2,
+        )
+        assert club.members.filter(role=ClubMember.ORGANISER).count() == 1, trial

@@ -807,3 +807,46 @@ def test_strength_of_schedule_is_the_opponents_average_with_decimals(club, ann, 
         )
     )
     assert {row[1]: row[13] for row in rows[1:]} == {"ann": "4.5", "bob": "3", "cy": "3"}
+
+
+# --------------------------------------------------------------------------- issue 19
+
+
+def test_a_disputed_result_stays_disputed_until_the_organiser_settles_it(match, regs, organiser):
+    """Item 5: a direct POST can't report over the opponent's dispute, nor over the
+    opponent's pending report; the report keeps its history, shown on its page."""
+    a, b = sides(match, regs)
+    assert client_for(a).post(step_url(match, "report"), report_data()).status_code == 302
+    # b can't overwrite a's pending report: he confirms or disputes it.
+    response = client_for(b).post(step_url(match, "report"), report_data(vp_a=0, winner="b"))
+    assert "Your opponent reported this result" in text_of(response)
+    report = MatchReport.objects.get(pairing=match)
+    assert (report.vp_a, report.winner, report.submitted_by) == (12, "a", a)
+    # a may correct his own report until it is answered.
+    client_for(a).post(step_url(match, "report"), report_data(vp_a=11))
+    response = client_for(b).post(step_url(match, "dispute"), {"reason": "It was 10-8"})
+    assert response.status_code == 302
+    for player in (a, b):
+        response = client_for(player).post(step_url(match, "report"), report_data(vp_a=1))
+        assert "disputed: the organiser settles it" in text_of(response)
+    report.refresh_from_db()
+    assert (report.status, report.vp_a, report.dispute) == ("disputed", 11, "It was 10-8")
+    client_for(organiser).post(step_url(match, "settle"), settle_data(vp_a=10, note="Photos"))
+    report.refresh_from_db()
+    assert (report.status, report.vp_a, report.dispute) == ("settled", 10, "It was 10-8")
+    kinds = [(e.kind, e.by, e.values["vp_a"]) for e in report.history.all()]
+    assert kinds == [
+        ("submitted", a, 12),
+        ("corrected", a, 11),
+        ("disputed", b, 11),
+        ("settled", organiser, 10),
+    ]
+    page = text_of(client_for(b).get(match_url(match)))
+    assert 'data-testid="report-history"' in page and "“It was 10-8”" in page
+
+
+def test_one_player_plays_one_side_of_a_league_match(league, ann):
+    """Item 6: a player has one registration in a league, so he is never on both sides."""
+    first = register(league, ann)
+    second = register(league, ann, "Another gang")
+    assert first.pk == second.pk and league.registrations.count() == 1

@@ -241,3 +241,30 @@ class MatchReport(models.Model):
     def counts(self) -> bool:
         """Only confirmed or settled results feed the standings."""
         return self.status in (self.CONFIRMED, self.SETTLED)
+
+
+class ReportEvent(models.Model):
+    """One step in a match report's history: who did what, when, with the values then.
+    Rows are only added: a result's story is kept as campaigns keep theirs."""
+
+    KINDS = [
+        ("submitted", "Reported"),
+        ("corrected", "Corrected by the player who reported it"),
+        ("confirmed", "Confirmed"),
+        ("disputed", "Disputed"),
+        ("settled", "Settled by the organiser"),
+    ]
+
+    report = models.ForeignKey(MatchReport, on_delete=models.CASCADE, related_name="history")
+    kind = models.CharField(max_length=10, choices=KINDS)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    values = models.JSONField(default=dict, blank=True)  # the result, reason or note then
+
+    class Meta:
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return f"{self.report}: {self.kind}"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +29,7 @@ from campaigns.leagues.models import (
     MatchReport,
     Pairing,
     Registration,
+    ReportEvent,
     Round,
 )
 from campaigns.leagues.pairing import (
@@ -92,16 +93,20 @@ def join_club(club: Club, user) -> ClubMember:
 
 
 @transaction.atomic
-def set_role(club: Club, member: ClubMember, role: str) -> ClubMember:
-    """Make a member an organiser or a member; a club always keeps one organiser."""
+def set_role(club: Club, member: ClubMember, role: str, by=None) -> ClubMember:
+    """Make a member an organiser or a member; a club always keeps one organiser.
+
+    The club row is locked first, so two organisers changing roles at the same moment
+    are put in order: the second change is checked against the first (``by``, when given,
+    must still be an organiser then)."""
     if role not in dict(ClubMember.ROLES):
         raise LeagueError("Choose organiser or member.", "role")
-    organisers = club.members.select_for_update().filter(role=ClubMember.ORGANISER)
-    if (
-        member.role == ClubMember.ORGANISER
-        and role != ClubMember.ORGANISER
-        and organisers.count() <= 1
-    ):
+    Club.objects.select_for_update().filter(pk=club.pk).first()
+    if by is not None and not club.members.filter(user=by, role=ClubMember.ORGANISER).exists():
+        raise LeagueError(_("Only the club's organisers change roles."), "role")
+    member = ClubMember.objects.get(pk=member.pk)  # as it is now, under the lock
+    organisers = club.members.filter(role=ClubMember.ORGANISER).count()
+    if member.role == ClubMember.ORGANISER and role != ClubMember.ORGANISER and organisers <= 1:
         raise LeagueError("A club needs at least one organiser.", "role")
     member.role = role
     member.save(update_fields=["role"])
@@ -339,24 +344,31 @@ def new_seed() -> int:
     return 1 + secrets.randbelow(999_999_999)
 
 
-@transaction.atomic
-def round_robin_done(league: League) -> bool:
+def round_robin_done(
+    league: League,
+    everyone: Sequence[tuple[int, bool]] | None = None,
+    met: Iterable[tuple[int, int | None]] | None = None,
+) -> bool:
     """A round robin in which everyone still in has played every game of its rounds (it
-    may end before its planned rounds after a drop): only the finish is left."""
+    may end before its planned rounds after a drop): only the finish is left.
+    ``everyone``: (registration id, dropped) by id; ``met``: every pairing's (a, b) ids
+    (read here when not given)."""
     if league.pairing != League.ROUND_ROBIN:
         return False
-    everyone = list(league.registrations.order_by("pk").values_list("pk", "dropped"))
+    if everyone is None:
+        everyone = list(league.registrations.order_by("pk").values_list("pk", "dropped"))
+    if met is None:
+        met = Pairing.objects.filter(round__league=league).values_list("a_id", "b_id")
     ids = [pk for pk, dropped in everyone if not dropped]
-    met = Pairing.objects.filter(round__league=league, b__isnull=False)
     order = [pk for pk, _dropped in everyone]
     if league.first_round == RANDOM and league.draw_seed is not None:
         order = seeded_order(order, league.draw_seed)
     planned = league.planned_rounds(len(everyone))
-    return len(ids) >= 2 and not games_to_play(
-        round_robin(order), planned, ids, met.values_list("a_id", "b_id")
-    )
+    games = [(a, b) for a, b in met if b is not None]
+    return len(ids) >= 2 and not games_to_play(round_robin(order), planned, ids, games)
 
 
+@transaction.atomic
 def next_round(league: League) -> Round:
     """Pair the next round (docs/leagues.md): round 1 drawn at random (from a seed kept on
     the league) or top half against bottom half; then the next round of the round-robin
@@ -465,26 +477,41 @@ def side_of(pairing: Pairing, user) -> str | None:
 REPORT_FIELDS = ("scenario", "deployment", "vp_a", "vp_b", "winner", "casualties", "notes")
 
 
+def _log(report: MatchReport, kind: str, user, **extra: Any) -> None:
+    values = {k: getattr(report, k) for k in REPORT_FIELDS}
+    ReportEvent.objects.create(report=report, kind=kind, by=user, values={**values, **extra})
+
+
 @transaction.atomic
 def submit_report(pairing: Pairing, user, data: Mapping[str, Any]) -> MatchReport:
-    """A player reports their own match; it waits for the opponent's confirmation."""
+    """A player reports their own match; it waits for the opponent's confirmation. The
+    player who reported may correct it until it is answered; the opponent confirms or
+    disputes it (never reports over it), and only the organiser settles a dispute."""
     if pairing.is_bye:
         raise LeagueError("A bye has no match to report.")
     if side_of(pairing, user) is None:
         raise LeagueError("You can only report your own matches.")
-    report = MatchReport.objects.select_for_update().filter(pairing=pairing).first()
+    Pairing.objects.select_for_update().filter(pk=pairing.pk).first()
+    report = MatchReport.objects.filter(pairing=pairing).first()
     if report is not None and report.counts:
         raise LeagueError("This result is confirmed; ask the organiser to change it.")
+    if report is not None and report.status == MatchReport.DISPUTED:
+        raise LeagueError(_("This result is disputed: the organiser settles it."))
+    if report is not None and report.submitted_by_id != user.pk:
+        raise LeagueError(
+            _("Your opponent reported this result: confirm it, or dispute it for the organiser.")
+        )
     values = {k: data[k] for k in REPORT_FIELDS if k in data}
     _check_winner(values)
+    kind = "submitted" if report is None else "corrected"
     if report is None:
         report = MatchReport(pairing=pairing)
     for key, value in values.items():
         setattr(report, key, value)
     report.submitted_by = user
     report.status = MatchReport.SUBMITTED
-    report.dispute = ""
     report.save()
+    _log(report, kind, user)
     return report
 
 
@@ -493,32 +520,40 @@ def _check_winner(values: Mapping[str, Any]) -> None:
         raise LeagueError("Choose the winner, or a draw.", "winner")
 
 
+def _answerable(report: MatchReport, user, what: str) -> MatchReport:
+    """The report as it is now (its pairing locked): the opponent of the player who
+    reported it answers it, once."""
+    Pairing.objects.select_for_update().filter(pk=report.pairing_id).first()
+    pairing = report.pairing
+    report = MatchReport.objects.get(pk=report.pk)
+    report.pairing = pairing
+    if side_of(pairing, user) is None or report.submitted_by_id == user.pk:
+        raise LeagueError(f"The opponent of the player who reported {what} the result.")
+    if report.status != MatchReport.SUBMITTED:
+        raise LeagueError(f"This result is {report.get_status_display().lower()}.")
+    return report
+
+
 @transaction.atomic
 def confirm_report(report: MatchReport, user) -> str:
     """The opponent confirms; the result then counts (and feeds a linked campaign).
     Returns a note about the campaign, or ""."""
-    pairing = report.pairing
-    if side_of(pairing, user) is None or report.submitted_by_id == user.pk:
-        raise LeagueError("The opponent of the player who reported confirms the result.")
-    if report.status != MatchReport.SUBMITTED:
-        raise LeagueError(f"This result is {report.get_status_display().lower()}.")
+    report = _answerable(report, user, "confirms")
     report.status = MatchReport.CONFIRMED
     report.save(update_fields=["status", "updated"])
+    _log(report, "confirmed", user)
     return feed_campaign(report, user)
 
 
 @transaction.atomic
 def dispute_report(report: MatchReport, user, reason: str) -> MatchReport:
-    pairing = report.pairing
-    if side_of(pairing, user) is None or report.submitted_by_id == user.pk:
-        raise LeagueError("The opponent of the player who reported disputes the result.")
-    if report.status != MatchReport.SUBMITTED:
-        raise LeagueError(f"This result is {report.get_status_display().lower()}.")
+    report = _answerable(report, user, "disputes")
     if not reason.strip():
         raise LeagueError("Say what is wrong, for the organiser.", "reason")
     report.status = MatchReport.DISPUTED
     report.dispute = reason.strip()
     report.save(update_fields=["status", "dispute", "updated"])
+    _log(report, "disputed", user, reason=report.dispute)
     return report
 
 
@@ -526,7 +561,8 @@ def dispute_report(report: MatchReport, user, reason: str) -> MatchReport:
 def settle_report(
     report: MatchReport, user, data: Mapping[str, Any], note: str = ""
 ) -> tuple[MatchReport, str]:
-    """The organiser decides a disputed (or any) result: the values given stand."""
+    """The organiser decides a disputed (or any) result: the values given stand. The
+    dispute's reason stays on the report and in its history."""
     values = {k: data[k] for k in REPORT_FIELDS if k in data}
     _check_winner({"winner": values.get("winner", report.winner)})
     was_counted = report.counts
@@ -535,6 +571,7 @@ def settle_report(
     report.status = MatchReport.SETTLED
     report.settled_note = note.strip()
     report.save()
+    _log(report, "settled", user, note=report.settled_note)
     return report, ("" if was_counted else feed_campaign(report, user))
 
 

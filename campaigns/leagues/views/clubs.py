@@ -161,7 +161,7 @@ def club_member_role(request: HttpRequest, club_id: int, member_id: int) -> Http
     if not form.is_valid():
         return _club_page(request, club, role_error=(member.pk, "Choose organiser or member."))
     try:
-        services.set_role(club, member, form.cleaned_data["role"])
+        member = services.set_role(club, member, form.cleaned_data["role"], by=request.user)
     except LeagueError as error:
         return _club_page(request, club, role_error=(member.pk, error.message))
     messages.success(
@@ -402,11 +402,10 @@ def _rounds_page(
             }
         )
     last = rounds[-1] if rounds else None
-    counts = league.registrations.aggregate(
-        active=Count("pk", filter=Q(dropped=False)), registered=Count("pk")
-    )
-    active = counts["active"]
-    planned = league.planned_rounds(counts["registered"])
+    everyone = list(league.registrations.order_by("pk").values_list("pk", "dropped"))
+    active = sum(1 for _pk, dropped in everyone if not dropped)
+    planned = league.planned_rounds(len(everyone))
+    met = [(p.a_id, p.b_id) for p in pairings]
     context = {
         "league": league,
         "system": get_system(league.system),
@@ -415,7 +414,7 @@ def _rounds_page(
         "next_number": (last["number"] if last else 0) + 1,
         "last_complete": last is None or last["counted"] == last["matches"],
         "all_paired": last is not None
-        and (last["number"] >= planned or services.round_robin_done(league)),
+        and (last["number"] >= planned or services.round_robin_done(league, everyone, met)),
         "planned": planned,
         "active": active,
         "error": error,

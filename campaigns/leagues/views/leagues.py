@@ -18,6 +18,7 @@ every pairing with its round and report (as plain values, not model instances).
 from __future__ import annotations
 
 import csv
+import unicodedata
 from collections import defaultdict
 from dataclasses import dataclass, field
 from html import escape
@@ -733,6 +734,7 @@ def _match_page(
         "winner_name": _winner_name(pairing, report),
         "error": error,
         "status_label": STATUS_LABELS.get(status, "") if status else "",
+        "history": list(report.history.select_related("by")) if report is not None else [],
     }
     return render(request, "leagues/match_detail.html", context)
 
@@ -790,7 +792,13 @@ def _step_report(request: HttpRequest, seat: Seat) -> HttpResponse:
     try:
         services.submit_report(seat.pairing, request.user, form.values())
     except services.LeagueError as error:
-        if seat.pairing.is_bye or (seat.report is not None and seat.report.counts):
+        report = seat.report
+        if seat.pairing.is_bye or (
+            report is not None
+            and (
+                report.status != MatchReport.SUBMITTED or report.submitted_by_id != request.user.pk
+            )
+        ):  # no report form on the page: the message goes at the top
             return _match_page(request, seat, error=error.message)
         _field_error(form, error)
         return _match_page(request, seat, report_form=form)
@@ -887,14 +895,30 @@ def league_public(request: HttpRequest, token: str) -> HttpResponse:
 # --------------------------------------------------------------------------- CSV
 
 #: a spreadsheet reads a cell starting with one of these as a formula
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
+#: signs that look like those and that a spreadsheet may take for them. The full-width and
+#: small forms (＝ ＋ － ＠ ﹦ ﹢ ﹣ ﹫) and super- and subscript signs become = + - @ or a
+#: minus sign when the first character is NFKC-normalised; these are what is left: the
+#: minus sign, heavy plus and minus, and modifier-letter plus and minus
+FORMULA_LOOKALIKES = frozenset("\u2212\u2795\u2796\u02d6\u02d7")
 
 
 def safe_cell(value: Any) -> Any:
-    """Text that a spreadsheet would run as a formula gets a leading apostrophe. Numbers
-    are left alone (a VP difference of -4 is a number, not a formula)."""
-    if isinstance(value, str) and value.startswith(FORMULA_START):
+    """Text that a spreadsheet would run as a formula gets a leading apostrophe: one that
+    starts with = + - @ (or tab, CR, LF), or with a look-alike of those (full-width ＝...),
+    even behind spaces or invisible characters. Numbers are left alone (a VP difference
+    of -4 is a number, not a formula)."""
+    if not isinstance(value, str):
+        return value
+    if value.startswith(FORMULA_START):
         return "'" + value
+    text = value
+    while text and (text[0].isspace() or unicodedata.category(text[0]) == "Cf"):
+        text = text[1:]
+    if text:
+        first = unicodedata.normalize("NFKC", text[0])
+        if first.startswith(FORMULA_START[:4]) or first[:1] in FORMULA_LOOKALIKES:
+            return "'" + value
     return value
 
 
