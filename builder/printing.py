@@ -26,6 +26,7 @@ from django.conf import settings
 from django.template.loader import render_to_string, select_template
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from rules import Report, get_system
 from rules.pdf import (
@@ -728,20 +729,95 @@ def _print_code_digest() -> str:
     return digest.hexdigest()[:16]
 
 
-def cached_pdf(roster: Mapping[str, Any], kind: str, **options: Any) -> tuple[bytes, bool]:
+class PdfTooBig(PdfError):
+    """More members than one PDF may hold: the message says what to print instead (413)."""
+
+
+#: the most members one PDF of each kind holds (a 200-member gang's cards take over 20 s)
+MAX_MEMBERS = {"cards": 60, "sheet": 120, "reference": 200}
+
+
+def check_size(roster: Mapping[str, Any], kind: str, member_key: str | None = None) -> None:
+    """Refuse, in words, a PDF too big to make within the time a render may take."""
+    if kind == "cards" and member_key:
+        return
+    count = len(roster.get("members") or [])
+    most = getattr(settings, "PDF_MAX_MEMBERS", MAX_MEMBERS).get(kind)
+    if most is not None and count > most:
+        what = {"cards": "cards", "sheet": "a gang sheet", "reference": "a quick reference"}
+        raise PdfTooBig(
+            _(
+                "This gang has %(count)s members, and %(what)s can be printed for at most "
+                "%(most)s: print members' cards one at a time from their panels, or split "
+                "the gang."
+            )
+            % {"count": count, "what": what[kind], "most": most}
+        )
+
+
+def pdf_error_status(error: PdfError) -> int:
+    """The HTTP status a view answers for a PDF that could not be made."""
+    from builder import pdf_gate
+
+    if isinstance(error, PdfTimeout):
+        return 504
+    if isinstance(error, PdfTooBig):
+        return 413
+    if isinstance(error, pdf_gate.PdfTooMany):
+        return 429
+    return 503
+
+
+def pdf_error_page(request, error: PdfError, **context: Any):
+    """The page a view answers when a PDF could not be made: what happened, in words, with
+    the status that says it (busy and too many say when to try again)."""
+    from django.shortcuts import render
+
+    response = render(
+        request,
+        "builder/pdf_error.html",
+        {**context, "error": error},
+        status=pdf_error_status(error),
+    )
+    retry = getattr(error, "retry_after", None)
+    if retry:
+        response["Retry-After"] = str(retry)
+    return response
+
+
+def client_of(request) -> str:
+    """Who asked, for the render gate's one-PDF-at-a-time per client."""
+    return request.META.get("REMOTE_ADDR", "") or "unknown"
+
+
+def cached_pdf(
+    roster: Mapping[str, Any], kind: str, *, client: str | None = None, **options: Any
+) -> tuple[bytes, bool]:
     """The PDF from the cache if made before from the same roster and options, else made
-    now (and kept). Returns the bytes and whether they came from the cache."""
+    now (and kept), through the render gate (``builder/pdf_gate.py``): ``client`` is the
+    address that asked. Returns the bytes and whether they came from the cache."""
     from django.core.cache import caches
 
+    from builder import pdf_gate
+
+    check_size(roster, kind, options.get("member_key"))
     cache = caches["pdf"]
     key = cache_key(roster, kind, **options)
-    try:
-        content = cache.get(key)
-    except OSError:  # an unreadable cache is only slower, never an error page
-        content = None
+
+    def cached() -> bytes | None:
+        try:
+            return cache.get(key)
+        except OSError:  # an unreadable cache is only slower, never an error page
+            return None
+
+    content = cached()
     if content is not None:
         return content, True
-    content = print_pdf(roster, kind, **options)
-    with contextlib.suppress(OSError):
-        cache.set(key, content)
+    with pdf_gate.gate(key, client):
+        content = cached()  # made meanwhile by the request this one waited for
+        if content is not None:
+            return content, True
+        content = print_pdf(roster, kind, **options)
+        with contextlib.suppress(OSError):
+            cache.set(key, content)
     return content, False

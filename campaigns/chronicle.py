@@ -292,7 +292,12 @@ def render(html: str, *, fetcher=None) -> bytes:
 
 
 def chronicle_pdf(
-    campaign, state: CampaignState, *, paper: str = "a4", timeout: float | None = None
+    campaign,
+    state: CampaignState,
+    *,
+    paper: str = "a4",
+    timeout: float | None = None,
+    client: str | None = None,
 ) -> bytes:
     """The chronicle as a PDF, made in a child process stopped after ``timeout`` seconds.
 
@@ -301,18 +306,28 @@ def chronicle_pdf(
     """
     from django.core.cache import caches
 
+    from builder import pdf_gate
+
     html = chronicle_html(campaign, state, paper)
     key = "pdf:chronicle:" + hashlib.sha256(html.encode("utf-8", "surrogatepass")).hexdigest()
-    try:
-        content = caches["pdf"].get(key)
-    except Exception:  # an unreadable cache only makes this slower
-        content = None
+
+    def cached() -> bytes | None:
+        try:
+            return caches["pdf"].get(key)
+        except Exception:  # an unreadable cache only makes this slower
+            return None
+
+    content = cached()
     if content is not None:
         return content
-    seconds = settings.PDF_TIMEOUT_SECONDS if timeout is None else timeout
-    content = run_with_deadline(lambda: render(html), seconds)
-    with contextlib.suppress(OSError):
-        caches["pdf"].set(key, content)
+    with pdf_gate.gate(key, client):  # PDFs never take every worker (builder/pdf_gate.py)
+        content = cached()
+        if content is not None:
+            return content
+        seconds = settings.PDF_TIMEOUT_SECONDS if timeout is None else timeout
+        content = run_with_deadline(lambda: render(html), seconds)
+        with contextlib.suppress(OSError):
+            caches["pdf"].set(key, content)
     return content
 
 

@@ -333,12 +333,12 @@ def campaign_chronicle(request: HttpRequest, campaign_id: int) -> HttpResponse:
     if paper not in printing.PAPERS:
         paper = "a4"
     try:
-        content = chronicle.chronicle_pdf(campaign, state, paper=paper)
+        content = chronicle.chronicle_pdf(
+            campaign, state, paper=paper, client=printing.client_of(request)
+        )
     except printing.PdfError as error:
-        status = 504 if isinstance(error, printing.PdfTimeout) else 503
         back = reverse("campaign_detail", args=[campaign.pk])
-        context = {"gang": campaign, "error": error, "back": back}
-        return render(request, "builder/pdf_error.html", context, status=status)
+        return printing.pdf_error_page(request, error, gang=campaign, back=back)
     response = HttpResponse(content, content_type="application/pdf")
     name = chronicle.filename(campaign, paper)
     response["Content-Disposition"] = f'attachment; filename="{name}"'
@@ -370,11 +370,10 @@ def campaign_gang_print(request: HttpRequest, campaign_id: int, gang_id: int) ->
             fronts_only=options["fronts_only"],
             member_key=member or None,
             share_url=request.build_absolute_uri(back),
+            client=printing.client_of(request),
         )
     except printing.PdfError as error:
-        status = 504 if isinstance(error, printing.PdfTimeout) else 503
-        context = {"gang": gang, "error": error, "back": back}
-        return render(request, "builder/pdf_error.html", context, status=status)
+        return printing.pdf_error_page(request, error, gang=gang, back=back)
     name = dict(members).get(member, "") if member else ""
     response = HttpResponse(content, content_type="application/pdf")
     filename = printing.filename(gang.name, options["kind"], paper=options["paper"], member=name)
