@@ -1,0 +1,331 @@
+"""A mixed load on a real server: do PDFs slow down the rest of the site?
+
+    uv run python benchmarks/bench_load.py [--seconds 180] [--clients 16] [--workers 3]
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/test uv run python benchmarks/bench_load.py
+
+Loopback only, bounded in time. It builds a throwaway database (a SQLite file in a
+temporary folder, or ``gangfight_load`` on the server named by DATABASE_URL, dropped at the
+end), with one player per client (a 12-member bwg1 gang each) and a club league, then
+serves the app with gunicorn (``--workers`` sync workers, DEBUG off, as in production) and
+runs ``--clients`` clients at once, each from its own loopback address (127.0.0.x, so the
+render gate's one-PDF-per-client sees them as different people). Each client loops over a
+mix of what players do:
+
+- **change**: a builder change (+1/-1 Str on a member, htmx POST, CSRF as the page does);
+- **gang page**: the builder page; **share page**: the gang's public page (anonymous);
+- **league page**: the league's standings;
+- **pdf**: the gang's cards, right after a change (so a real render, not the cache), as an
+  anonymous visitor of the share link would ask. A refusal of the render gate (503 busy,
+  429 one-at-a-time) is counted apart, and the client waits its Retry-After.
+
+It runs twice: without PDFs in the mix, then with them, and prints requests per second,
+p50, p95, p99 and errors for each kind, as Markdown for docs/benchmarks.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import defaultdict
+from pathlib import Path
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = sys.executable
+
+SETUP = r"""
+import json, sys
+from django.contrib.auth.models import User
+from django.contrib.sessions.backends.db import SessionStore
+from django.contrib.auth import SESSION_KEY, BACKEND_SESSION_KEY, HASH_SESSION_KEY
+from builder.services import import_gang
+from campaigns.leagues import services as ls
+from benchmarks.bench_editors import grown
+
+clients = int(sys.argv[1])
+roster = json.load(open("docs/examples/bwg1-legal-dalton-boys.json"))
+league_roster = json.load(open("docs/examples/bwg2-legal-tranquility-crew-700.json"))
+boss = User.objects.create_user("boss", password="load-test-password-1")
+club = ls.create_club(boss, name="Load club")
+league = ls.create_league(club, name="Load league", system="bwg2", cap=700)
+out = {"league": league.pk, "players": []}
+for i in range(clients):
+    user = User.objects.create_user(f"p{i}", password="load-test-password-1")
+    gang = import_gang(user, grown(roster, 12))
+    ls.join_club(club, user)
+    ls.register(league, user, import_gang(user, league_roster))
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    member = gang.members.order_by("position")[1]
+    out["players"].append(
+        {"session": session.session_key, "gang": gang.pk, "member": member.pk,
+         "share": gang.share_token}
+    )
+ls.next_round(league)
+print("SETUP " + json.dumps(out))
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * p))]
+
+
+class Client:
+    """One player: their own loopback address, session and CSRF cookies."""
+
+    def __init__(self, port: int, number: int, player: dict, league: int, pdfs: bool):
+        self.port, self.player, self.league, self.pdfs = port, player, league, pdfs
+        self.source = (f"127.0.0.{number + 2}", 0)
+        self.cookies = {"sessionid": player["session"]}
+        self.flip = False
+        self.rng = random.Random(number)
+
+    def request(self, method: str, path: str, body: str = "", headers=None, anonymous=False):
+        conn = http.client.HTTPConnection(
+            "127.0.0.1", self.port, timeout=60, source_address=self.source
+        )
+        head = {"Host": "127.0.0.1", **(headers or {})}
+        if not anonymous:
+            head["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        started = time.perf_counter()
+        conn.request(method, path, body=body, headers=head)
+        response = conn.getresponse()
+        data = response.read()
+        took = time.perf_counter() - started
+        for value in response.headers.get_all("Set-Cookie") or []:
+            name, _, rest = value.partition("=")
+            if not anonymous:
+                self.cookies[name.strip()] = rest.split(";", 1)[0]
+        conn.close()
+        return response.status, response.headers, data, took
+
+    def gang_page(self):
+        return self.request("GET", f"/gangs/{self.player['gang']}/")
+
+    def change(self):
+        if "csrftoken" not in self.cookies:
+            self.gang_page()
+        self.flip = not self.flip
+        member = self.player["member"]
+        body = urlencode({f"m{member}-points-change": "str:+" if self.flip else "str:-"})
+        headers = {
+            "Content-Type": "application/x-www-form-urlencoded",
+            "HX-Request": "true",
+            "X-CSRFToken": self.cookies.get("csrftoken", ""),
+            "Referer": f"http://127.0.0.1:{self.port}/",
+        }
+        path = f"/gangs/{self.player['gang']}/members/{member}/do/points/"
+        return self.request("POST", path, body, headers)
+
+    def share_page(self):
+        return self.request("GET", f"/s/{self.player['share']}/", anonymous=True)
+
+    def league_page(self):
+        return self.request("GET", f"/leagues/{self.league}/")
+
+    def pdf(self):
+        self.change()  # a new version: a real render
+        path = f"/s/{self.player['share']}/print/?kind=cards&paper=a4"
+        return self.request("GET", path, anonymous=True)
+
+    def pick(self) -> str:
+        kinds = ["change"] * 35 + ["gang page"] * 20 + ["share page"] * 15 + ["league page"] * 15
+        if self.pdfs:
+            kinds += ["pdf"] * 15
+        return self.rng.choice(kinds)
+
+
+def run(port: int, setup: dict, clients: int, seconds: float, pdfs: bool) -> dict:
+    times: dict[str, list[float]] = defaultdict(list)
+    errors: dict[str, int] = defaultdict(int)
+    refused: dict[str, int] = defaultdict(int)
+    stop = time.monotonic() + seconds
+    lock = threading.Lock()
+
+    def loop(number: int) -> None:
+        client = Client(port, number, setup["players"][number], setup["league"], pdfs)
+        while time.monotonic() < stop:
+            kind = client.pick()
+            try:
+                status, headers, _data, took = getattr(client, kind.replace(" ", "_"))()
+            except (OSError, http.client.HTTPException):
+                with lock:
+                    errors[kind] += 1
+                continue
+            with lock:
+                if kind == "pdf" and status in (429, 503) and headers.get("Retry-After"):
+                    refused[kind] += 1
+                elif status >= 400:
+                    errors[kind] += 1
+                else:
+                    times[kind].append(took)
+            if kind == "pdf" and status in (429, 503):
+                time.sleep(float(headers.get("Retry-After") or 1))
+
+    started = time.monotonic()
+    threads = [threading.Thread(target=loop, args=(i,)) for i in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return {
+        "times": times,
+        "errors": errors,
+        "refused": refused,
+        "took": time.monotonic() - started,
+    }
+
+
+def table(title: str, result: dict) -> str:
+    rows = [
+        f"**{title}** ({result['took']:.0f} s)",
+        "",
+        "| kind | requests | req/s | p50 ms | p95 ms | p99 ms | errors | refused (busy) |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    every: list[float] = []
+    for kind in ("change", "gang page", "share page", "league page", "pdf"):
+        values = result["times"].get(kind, [])
+        if not values and not result["errors"].get(kind) and not result["refused"].get(kind):
+            continue
+        every += values
+        rows.append(
+            f"| {kind} | {len(values)} | {len(values) / result['took']:.1f} | "
+            f"{percentile(values, 0.5) * 1000:.0f} | {percentile(values, 0.95) * 1000:.0f} | "
+            f"{percentile(values, 0.99) * 1000:.0f} | {result['errors'].get(kind, 0)} | "
+            f"{result['refused'].get(kind, 0)} |"
+        )
+    rows.append(
+        f"| all | {len(every)} | {len(every) / result['took']:.1f} | "
+        f"{percentile(every, 0.5) * 1000:.0f} | {percentile(every, 0.95) * 1000:.0f} | "
+        f"{percentile(every, 0.99) * 1000:.0f} | {sum(result['errors'].values())} | "
+        f"{sum(result['refused'].values())} |"
+    )
+    return "\n".join(rows)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=180)
+    parser.add_argument("--clients", type=int, default=16)
+    parser.add_argument("--workers", type=int, default=3)
+    args = parser.parse_args()
+
+    work = Path(tempfile.mkdtemp(prefix="gangfight-load-"))
+    env = {
+        **os.environ,
+        "DEBUG": "0",
+        "SECRET_KEY": "load-test-only-" + "x" * 40,
+        "SECURE_COOKIES": "0",
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "PDF_CACHE_DIR": str(work / "pdf-cache"),
+        "PDF_LOCK_DIR": str(work / "locks"),
+        "LOGIN_FAILURES_PER_ADDRESS": "0",
+        "PYTHONPATH": str(ROOT),
+    }
+    server_db = os.environ.get("DATABASE_URL", "")
+    if server_db.startswith("postgres"):
+        base, _, _name = server_db.rpartition("/")
+        env["DATABASE_URL"] = f"{base}/gangfight_load"
+        subprocess.run(
+            ["dropdb", "--if-exists", "-h", "127.0.0.1", "-U", "postgres", "gangfight_load"],
+            check=False,
+        )
+        subprocess.run(
+            ["createdb", "-h", "127.0.0.1", "-U", "postgres", "gangfight_load"], check=True
+        )
+    else:
+        env["DATABASE_URL"] = f"sqlite:///{work / 'load.sqlite3'}"
+    manage = [PYTHON, str(ROOT / "manage.py")]
+    subprocess.run([*manage, "migrate", "-v", "0"], env=env, check=True, cwd=ROOT)
+    subprocess.run([*manage, "load_content", "-v", "0"], env=env, check=True, cwd=ROOT)
+    subprocess.run(
+        [*manage, "collectstatic", "--noinput", "-v", "0"], env=env, check=True, cwd=ROOT
+    )
+    made = subprocess.run(
+        [*manage, "shell", "-c", SETUP.replace("sys.argv[1]", str(args.clients))],
+        env=env,
+        check=True,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    setup = json.loads(re.search(r"^SETUP (.*)$", made.stdout, re.M).group(1))
+    port = free_port()
+    server = subprocess.Popen(
+        [
+            PYTHON,
+            "-m",
+            "gunicorn",
+            "gangfight_site.wsgi",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            str(args.workers),
+            "--timeout",
+            "60",
+            "--log-level",
+            "warning",
+        ],
+        env=env,
+        cwd=ROOT,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.2)
+        print(
+            f"{args.clients} clients, {args.workers} gunicorn workers, {os.cpu_count()} CPUs, "
+            f"{'PostgreSQL' if server_db.startswith('postgres') else 'SQLite'}\n"
+        )
+        without = run(port, setup, args.clients, args.seconds, pdfs=False)
+        print(table("Without PDFs", without) + "\n")
+        with_pdfs = run(port, setup, args.clients, args.seconds, pdfs=True)
+        print(table("With PDFs in the mix", with_pdfs) + "\n")
+        base = percentile(without["times"]["change"], 0.95)
+        loaded = percentile(with_pdfs["times"]["change"], 0.95)
+        print(
+            f"Builder changes' p95: {base * 1000:.0f} ms without PDFs, {loaded * 1000:.0f} ms with "
+            f"them ({loaded / base:.2f}x; the goal is within 2x)."
+        )
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=30)
+        if server_db.startswith("postgres"):
+            subprocess.run(
+                ["dropdb", "--if-exists", "-h", "127.0.0.1", "-U", "postgres", "gangfight_load"],
+                check=False,
+            )
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
