@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext as _
 
 from builder import printing
 from builder.editors import get_editor
 from builder.models import ContentPack, Gang
+from builder.validators import StorableTextForm
 from rules import all_systems, get_system
-from rules.roster import MAX_BYTES, RosterFileError, read_roster
+from rules.roster import MAX_BYTES, MAX_LIMIT, RosterFileError, read_roster
 
-MAX_LIMIT = 100_000
+#: The longest gang name: the model's, which is also the roster file's (campaigns and
+#: leagues copy the name into as many characters).
+GANG_NAME_MAX = Gang._meta.get_field("name").max_length
 
 
 def browser_systems() -> list[str]:
@@ -27,8 +31,8 @@ def limit_help(system) -> str:
     return f"{system.name}: usually {presets}. Leave empty for none."
 
 
-class GangCreateForm(forms.Form):
-    name = forms.CharField(max_length=100, label="Gang name")
+class GangCreateForm(StorableTextForm, forms.Form):
+    name = forms.CharField(max_length=GANG_NAME_MAX, label="Gang name")
     system = forms.ChoiceField(label="Game system")
     limit = forms.IntegerField(
         label="Limit (Fame, points…)",
@@ -58,7 +62,7 @@ class GangCreateForm(forms.Form):
         return cleaned
 
 
-class PacksForm(forms.Form):
+class PacksForm(StorableTextForm, forms.Form):
     """Which content packs a gang uses: the owner's own and everyone's public ones."""
 
     packs = forms.ModelMultipleChoiceField(
@@ -85,7 +89,7 @@ class PacksForm(forms.Form):
         )
 
 
-class PackForm(forms.ModelForm):
+class PackForm(StorableTextForm, forms.ModelForm):
     use_in_my_gangs = forms.BooleanField(
         required=False,
         initial=True,
@@ -121,7 +125,7 @@ class PackForm(forms.ModelForm):
         return name
 
 
-class RosterImportForm(forms.Form):
+class RosterImportForm(StorableTextForm, forms.Form):
     """A roster file, uploaded or pasted. ``cleaned_data["roster"]`` is the checked roster."""
 
     file = forms.FileField(label="Roster file (.json)", required=False)
@@ -133,13 +137,17 @@ class RosterImportForm(forms.Form):
 
     def clean(self):
         cleaned = super().clean()
+        if self.has_error("file") or self.has_error("text"):
+            return cleaned  # what is wrong is said beside the field already
         upload, text = cleaned.get("file"), cleaned.get("text", "").strip()
         if upload and text:
             raise forms.ValidationError("Choose a file or paste its text, not both.")
         if not upload and not text:
             raise forms.ValidationError("Choose a roster file, or paste its text.")
         if upload and upload.size > MAX_BYTES:
-            self.add_error("file", f"The file is over {MAX_BYTES:,} bytes.")
+            self.add_error(
+                "file", _("The file is over %(size)s bytes.") % {"size": f"{MAX_BYTES:,}"}
+            )
             return cleaned
         field = "file" if upload else "text"
         try:
@@ -156,8 +164,8 @@ class RosterImportForm(forms.Form):
             self.add_error(field, f"…and {len(error.problems) - 20} more problems.")
 
 
-class GangSettingsForm(forms.Form):
-    name = forms.CharField(max_length=100, label="Gang name")
+class GangSettingsForm(StorableTextForm, forms.Form):
+    name = forms.CharField(max_length=GANG_NAME_MAX, label="Gang name")
     limit = forms.IntegerField(label="Fame limit", required=False, min_value=1, max_value=MAX_LIMIT)
 
     def __init__(self, *args, total_label: str = "Fame", **kwargs):
@@ -173,7 +181,7 @@ class GangSettingsForm(forms.Form):
         )
 
 
-class PrintForm(forms.Form):
+class PrintForm(StorableTextForm, forms.Form):
     """The Print menu: what to print, on which paper, and for cards which members."""
 
     kind = forms.ChoiceField(

@@ -165,7 +165,8 @@ class Gang(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="gangs"
     )
     system = models.CharField(max_length=20)
-    name = models.CharField(max_length=100)
+    # 80: campaigns and leagues copy the name into as many (the roster file says so too).
+    name = models.CharField(max_length=80)
     limit = models.PositiveIntegerField(
         null=True, blank=True, help_text="The agreed Fame (or points) limit, if any."
     )

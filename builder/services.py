@@ -65,7 +65,7 @@ def clone_gang(gang: Gang) -> Gang:
     copy = Gang.objects.create(
         owner=gang.owner,
         system=gang.system,
-        name=(COPY_PREFIX + gang.name)[:100],
+        name=(COPY_PREFIX + gang.name)[: Gang._meta.get_field("name").max_length],
         limit=gang.limit,
         data=gang.data,
     )
@@ -290,27 +290,41 @@ def import_gang(owner, roster: Mapping[str, Any]) -> Gang:
     return gang
 
 
-def numbered_name(taken: Iterable[str], name: str, form: str = "{name} {n}") -> str:
-    """``name``, or "name 2", "name 3"… (``form``) when it is taken, whatever the case."""
+def numbered_name(
+    taken: Iterable[str], name: str, form: str = "{name} {n}", longest: int | None = None
+) -> str:
+    """``name``, or "name 2", "name 3"… (``form``) when it is taken, whatever the case.
+
+    Never longer than ``longest`` (the field's length): a long name is cut to leave room
+    for its number.
+    """
     taken = {t.casefold() for t in taken}
+    name = name[:longest]
     if name.casefold() not in taken:
         return name
     n = 2
-    while form.format(name=name, n=n).casefold() in taken:
+    while True:
+        numbered = form.format(name=name, n=n)
+        if longest is not None and len(numbered) > longest:
+            numbered = form.format(name=name[: longest - (len(numbered) - len(name))], n=n)
+        if numbered.casefold() not in taken:
+            return numbered
         n += 1
-    return form.format(name=name, n=n)
 
 
 def member_name(gang: Gang, name: str) -> str:
     """A new member's name: ``name``, numbered when a member of the gang has it already."""
-    return numbered_name(gang.members.values_list("name", flat=True), name)
+    longest = Member._meta.get_field("name").max_length
+    return numbered_name(gang.members.values_list("name", flat=True), name, longest=longest)
 
 
 def free_name(owner, name: str) -> str:
     """A gang's name for ``owner``: ``name``, or "name (2)", "name (3)"… if it is taken."""
-    name = name[:90]
-    taken = Gang.objects.filter(owner=owner, name__istartswith=name).values_list("name", flat=True)
-    return numbered_name(taken, name, "{name} ({n})")
+    longest = Gang._meta.get_field("name").max_length
+    # A numbered name may cut a long one: look among every name it may then start with.
+    start = name[: longest - 12]
+    taken = Gang.objects.filter(owner=owner, name__istartswith=start).values_list("name", flat=True)
+    return numbered_name(taken, name, "{name} ({n})", longest)
 
 
 def _catalogue_item(

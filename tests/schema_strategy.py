@@ -19,7 +19,10 @@ KNOWN = ANNOTATIONS | {
     "pattern", "minimum", "maximum",
 }  # fmt: skip
 SMALL_INT = 50
-TEXT = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=12)
+#: What a roster's text may hold: any character but NUL (``rules.roster.text_problem``);
+#: lone surrogates (category Cs) can't be written as UTF-8 anyway.
+CHARACTERS = st.characters(codec="utf-8", exclude_categories=("Cs",), exclude_characters="\x00")
+TEXT = st.text(CHARACTERS, max_size=12)
 
 
 def from_schema(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
@@ -43,7 +46,7 @@ def from_schema(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
 
 def _string(schema: dict[str, Any]) -> st.SearchStrategy[str]:
     text = st.text(
-        st.characters(codec="utf-8", exclude_categories=("Cs",)),
+        CHARACTERS,
         min_size=schema.get("minLength", 0),
         max_size=min(schema.get("maxLength", 12), 12),
     )

@@ -29,6 +29,7 @@ from django import forms
 from django.urls import reverse
 
 from builder.models import Gang, Item, Member
+from builder.validators import StorableTextForm
 from rules import GameSystem, get_system
 from rules.dice import Dice
 
@@ -92,7 +93,7 @@ class ActionContext:
         return get_system(self.gang.system)
 
 
-class ActionForm(forms.Form):
+class ActionForm(StorableTextForm, forms.Form):
     """One thing a player can do on the builder page.
 
     Subclasses declare fields, a ``label`` (the button), and ``apply``. ``initial_for``
@@ -151,7 +152,7 @@ class ActionForm(forms.Form):
         raise NotImplementedError(f"{type(self).__name__} must define apply()")
 
 
-class EntryForm(forms.Form):
+class EntryForm(StorableTextForm, forms.Form):
     """One kind of content a pack holds: the form for an entry, and how it reads back.
 
     ``stats()`` turns the cleaned form into the JSON the rules engine reads for this kind

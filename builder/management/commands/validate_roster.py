@@ -3,7 +3,9 @@
     python manage.py validate_roster FILE [--json]
 
 Prints the totals and every finding. Exits 0 when the gang is legal, 1 when it has an
-error, 2 when the file can't be read as a roster (naming the line or field at fault).
+error, 2 when the file can't be read as a roster (naming the line or field at fault):
+whatever the file holds (10,000 levels of nesting, a 5,000-digit number, NaN, a NUL
+character, a lone surrogate), ``rules.roster.read_roster`` says so, never a traceback.
 """
 
 from __future__ import annotations
