@@ -485,11 +485,10 @@ def _print_response(request: HttpRequest, gang: Gang, data: Any = None) -> HttpR
             fronts_only=options["fronts_only"],
             member_key=member or None,
             share_url=share_url,
+            client=printing.client_of(request),
         )
     except printing.PdfError as error:
-        status = 504 if isinstance(error, printing.PdfTimeout) else 503
-        context = {"gang": gang, "error": error, "back": back}
-        return render(request, "builder/pdf_error.html", context, status=status)
+        return printing.pdf_error_page(request, error, gang=gang, back=back)
     name = next((m.name for m in members if str(m.pk) == member), "") if member else ""
     response = HttpResponse(content, content_type="application/pdf")
     filename = printing.filename(gang.name, options["kind"], paper=options["paper"], member=name)

@@ -143,3 +143,18 @@ def test_the_site_answers_while_every_render_place_is_taken(owner, content, clie
             printing.cached_pdf(export_roster(gang), "sheet", paper="a4")
     finally:
         pdf_gate._release(held)
+
+
+def test_a_share_link_visitor_is_told_to_wait_for_the_pdf_already_being_made(
+    owner, content, client
+):
+    """The builder's Print goes through the gate too, by the visitor's address."""
+    gang = build_gang(owner)
+    fd = hold(pdf_gate._lock_dir() / f"client-{pdf_gate._name('127.0.0.1')}.lock")
+    try:
+        url = reverse("gang_shared_print", args=[gang.share_token]) + "?kind=sheet&paper=a4"
+        response = client.get(url)
+    finally:
+        pdf_gate._release(fd)
+    assert response.status_code == 429 and response["Retry-After"] == "5"
+    assert "still being made" in response.content.decode()
