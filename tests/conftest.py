@@ -29,6 +29,8 @@ def pdf_cache(settings, tmp_path) -> None:
             "LOCATION": str(tmp_path / "pdf-cache"),
         },
     }
+    # ... and its own render gate (builder/pdf_gate.py), never shared with another run
+    settings.PDF_LOCK_DIR = tmp_path / "pdf-locks"
 
 
 @pytest.fixture
