@@ -11,6 +11,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F, Max
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from builder.models import (
     ContentPack,
@@ -105,21 +106,60 @@ def append_member(gang: Gang, *, name: str, data: Mapping[str, Any]) -> Member:
     )
 
 
+class ActionRefused(Exception):
+    """The action was valid when asked, but not against the gang as it is now (another
+    request changed it in between): ``form`` is the action checked again, with its errors."""
+
+    def __init__(self, form=None, message: str = ""):
+        super().__init__(message or "the action no longer fits the gang")
+        self.form = form
+        self.message = message
+
+
+def _checked_again(form, gang: Gang, member: Member | None):
+    """The action's form bound to the same data, checked against the locked gang."""
+    from builder.roster import evaluate_gang
+
+    figures = None
+    if member is not None and form.figures is not None:
+        figures = evaluate_gang(gang).report.members.get(str(member.pk))
+    fresh = type(form)(
+        form.data,
+        gang=gang,
+        member=member,
+        figures=figures,
+        catalogue=form.catalogue,
+        prefix=form.prefix,
+    )
+    if not fresh.is_valid():
+        raise ActionRefused(fresh)
+    return fresh
+
+
 def run_action(form, *, user) -> Any:
     """Do one builder action (a valid ``ActionForm``) in one transaction.
 
-    The gang's row is locked first (and the member re-read under the lock), so two quick
-    clicks are applied one after the other. Every die the action rolls is stored in the
-    dice log in the same transaction as its result. Returns the action's context (its
-    ``opened`` is a member the action made, for the page to open).
+    The gang's row is locked first (and the member re-read under the lock), so clicks
+    made at the same moment are applied one after the other. The form was checked against
+    the gang as the request read it; if another request changed the gang since (its
+    version moved on), the action is checked again against the locked gang, so 50 "+Str"
+    at once stop at the most the rules allow (:class:`ActionRefused` when it no longer
+    fits). Every die the action rolls is stored in the dice log in the same transaction
+    as its result. Returns the action's context (its ``opened`` is a member the action
+    made, for the page to open).
     """
     from builder.editors import ActionContext
 
+    shown = form.gang
     with transaction.atomic():
         gang = Gang.objects.select_for_update().get(pk=form.gang.pk)
         member = None
         if form.member is not None:
-            member = Member.objects.select_for_update().get(pk=form.member.pk, gang=gang)
+            member = Member.objects.select_for_update().filter(pk=form.member.pk, gang=gang).first()
+            if member is None:
+                raise ActionRefused(message=_("That member is no longer in the gang."))
+        if gang.version != shown.version:
+            form = _checked_again(form, gang, member)
         ctx = ActionContext(gang=gang, user=user, catalogue=form.catalogue, member=member)
         form.apply(ctx)
         record_rolls(ctx, action=form.label)
@@ -129,7 +169,7 @@ def run_action(form, *, user) -> Any:
         Gang.objects.filter(pk=gang.pk).update(version=gang.version, updated=gang.updated)
         # The page is drawn from the caller's gang: give it what the action changed.
         for field in ("name", "limit", "data", "version", "updated"):
-            setattr(form.gang, field, getattr(gang, field))
+            setattr(shown, field, getattr(gang, field))
     return ctx
 
 

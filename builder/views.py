@@ -290,7 +290,18 @@ def _do_action(
         return _render_builder(
             request, gang, open_id=_open_id(request), failed=form, catalogue=form.catalogue
         )
-    ctx = services.run_action(form, user=request.user)
+    try:
+        ctx = services.run_action(form, user=request.user)
+    except services.ActionRefused as refused:
+        # Another request changed the gang first: the page as it is now, with the
+        # action's errors beside it (or the reason at the top).
+        gang.refresh_from_db()
+        if refused.form is None:
+            messages.error(request, refused.message)
+            return _render_builder(request, gang, catalogue=form.catalogue)
+        return _render_builder(
+            request, gang, open_id=_open_id(request), failed=refused.form, catalogue=form.catalogue
+        )
     if ctx.opened is not None:
         open_id = ctx.opened.pk
     elif ctx.member is not None:
