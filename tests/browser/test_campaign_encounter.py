@@ -43,10 +43,10 @@ def roster(name: str) -> dict:
 
 
 def test_a_whole_encounter_at_phone_width(page: Page, live_server, monkeypatch):
-    # One rider organises the campaign and plays both gangs (the simplest table).
+    # One rider organises the campaign and plays both gangs (the simplest table: solo play).
     rider = User.objects.create_user("rider", password=PASSWORD)
     campaign = services.create_campaign(
-        rider, system="rivals", name="Deadrock", encounters=4, house_rules={}
+        rider, system="rivals", name="Deadrock", encounters=4, house_rules={}, solo_play=True
     )
     red = services.join_campaign(
         campaign, rider, import_gang(rider, roster("rivals-legal-red-jacks-gang.json"))
@@ -147,3 +147,52 @@ def test_a_whole_encounter_at_phone_width(page: Page, live_server, monkeypatch):
     state = services.state_of(campaign)
     assert state.member(f"{red.pk}/2").data["tiers"]["rifle"] == 1
     assert state.member(f"{red.pk}/1").score == 4 - 5
+
+
+def test_a_gang_with_a_dead_outlaw_recruits_or_fights_short_handed(page: Page, live_server):
+    """Rivals gangs fight at full strength (003, "Recruiting new gang members"): after
+    Mark dies, his player is told so on the gang page, and chooses to fight on without a
+    replacement from the recruit page, at 375 px."""
+    ann = User.objects.create_user("ann", password=PASSWORD)
+    bob = User.objects.create_user("bob", password=PASSWORD)
+    campaign = services.create_campaign(
+        ann, system="rivals", name="Deadrock", encounters=4, house_rules={}
+    )
+    red = services.join_campaign(
+        campaign, ann, import_gang(ann, roster("rivals-legal-red-jacks-gang.json"))
+    )
+    oneil = services.join_campaign(
+        campaign, bob, import_gang(bob, roster("rivals-legal-six-outlaws.json"))
+    )
+    services.record(campaign, ann, "campaign_started", {})
+    a, b = str(red.pk), str(oneil.pk)
+    state = services.record(campaign, ann, "encounter_begun", {"gangs": [a, b]}, rng=Scripted(2))
+    enc = state.last_encounter.id
+    kill = {"kind": "kill", "by": f"{a}/2", "to": f"{b}/2"}
+    data = {"encounter": enc, "gang": a, "happenings": [kill], "winner": a}
+    services.record(campaign, ann, "encounter_recorded", data)
+    services.record(campaign, bob, "encounter_confirmed", {"encounter": enc, "gang": b})
+    services.record(
+        campaign, bob, "death_rolled", {"encounter": enc, "member": f"{b}/2"}, rng=Scripted(1)
+    )
+
+    page.set_viewport_size({"width": 375, "height": 812})
+    log_in(page, live_server.url, "bob")
+    page.goto(f"{live_server.url}/campaigns/{campaign.pk}/gangs/{b}/")
+    notice = page.locator('[data-testid="full-strength"]')
+    expect(notice).to_contain_text("Before its next encounter the gang replaces its fallen outlaw")
+    assert no_horizontal_scroll(page)
+    shot(page, "5-full-strength")
+    notice.locator("a").click()
+    expect(page.locator('[data-testid="recruit-for"]')).to_have_attribute(
+        "data-member-name", "Mark"
+    )
+    assert no_horizontal_scroll(page)
+    shot(page, "6-recruit-or-decline")
+    page.click('[data-testid="decline"]')
+    expect(page.locator('[data-testid="full-strength"]')).to_have_count(0)
+    expect(page.locator(".messages")).to_contain_text("fights on without replacing Mark")
+    # The recruit page still offers a recruit for later.
+    page.goto(f"{live_server.url}/campaigns/{campaign.pk}/gangs/{b}/recruit/")
+    expect(page.locator('[data-testid="short-handed"]')).to_be_visible()
+    assert no_horizontal_scroll(page)
