@@ -8,13 +8,19 @@ from hypothesis import strategies as st
 from rules import Severity, get_system
 from rules.roster import check_roster
 from rules.systems import bwg2
+from tests.schema_strategy import CHARACTERS
 
 SYSTEM = get_system("bwg2")
 
 anything = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=8),
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=True)
+    | st.text(CHARACTERS, max_size=8),
     lambda children: (
-        st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=6), children, max_size=3)
+        st.lists(children, max_size=3)
+        | st.dictionaries(st.text(CHARACTERS, max_size=6), children, max_size=3)
     ),
     max_leaves=8,
 )
@@ -68,8 +74,8 @@ def roster_of(data_strategy):
         st.fixed_dictionaries(
             {
                 "key": st.sampled_from(["#1", "#2", "#3", "1", ""])
-                | st.text(min_size=1, max_size=3),
-                "name": st.text(max_size=8),
+                | st.text(CHARACTERS, min_size=1, max_size=3),
+                "name": st.text(CHARACTERS, max_size=8),
                 "data": data_strategy,
             }
         ),
@@ -80,7 +86,7 @@ def roster_of(data_strategy):
             "format": st.just("gangfight-roster"),
             "version": st.just(1),
             "system": st.just("bwg2"),
-            "name": st.text(max_size=10),
+            "name": st.text(CHARACTERS, max_size=10),
             "limit": st.none() | st.integers(min_value=1, max_value=2000),
             "gang": st.just({}),
             "members": members,
