@@ -6,8 +6,15 @@
   default, so a production server is never in debug mode by accident.
 - ``SECRET_KEY``: required when ``DEBUG`` is off; a development key is used otherwise.
 - ``ALLOWED_HOSTS``: comma-separated; default localhost only.
+- ``REDIS_URL``: a Redis server for the default cache (log-in throttling counts there, so
+  every worker process sees the same counts); default a cache in each process's memory.
+- ``LOGIN_FAILURES_PER_ACCOUNT``, ``LOGIN_FAILURES_PER_ADDRESS``, ``LOGIN_FAILURE_WINDOW``
+  (seconds), ``TRUST_X_FORWARDED_FOR``: log-in throttling (gangfight_site/throttle.py).
+- ``CONTENT_SECURITY_POLICY``, ``CSP_REPORT_ONLY``, ``PERMISSIONS_POLICY``: the security
+  headers every response carries (gangfight_site/middleware.py).
 """
 
+import importlib.util
 import os
 import warnings
 from pathlib import Path
@@ -23,6 +30,16 @@ def env_bool(name: str, default: bool) -> bool:
     if value is None or value == "":
         return default
     return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def env_int(name: str, default: int) -> int:
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        return int(value)
+    except ValueError as error:
+        raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}.") from error
 
 
 def env_list(name: str, default: list[str]) -> list[str]:
@@ -59,6 +76,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "gangfight_site.middleware.SecurityHeadersMiddleware",
+    "gangfight_site.middleware.DatabaseOutageMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -145,8 +164,15 @@ PDF_TIMEOUT_SECONDS = float(os.environ.get("PDF_TIMEOUT_SECONDS", "20"))
 # Finished PDFs, keyed by what they were made from (the gang's version and roster), so a
 # second download is immediate. On disk so every worker process shares it.
 PDF_CACHE_DIR = Path(os.environ.get("PDF_CACHE_DIR", BASE_DIR / "var" / "pdf-cache"))
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+if REDIS_URL and importlib.util.find_spec("redis") is None:
+    raise ImproperlyConfigured("REDIS_URL is set but the redis package is not installed.")
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        if REDIS_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    ),
     "pdf": {
         "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
         "LOCATION": str(PDF_CACHE_DIR),
@@ -165,6 +191,59 @@ if not DEBUG:
     CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0"))
+
+# Log-in throttling (gangfight_site/throttle.py). Attempts are counted in the default cache
+# per account (the username as typed, case-folded) and per client address (an IPv6 address
+# by its /64); past a limit the form says how long to wait and no password is checked
+# until the window, which starts at the first counted attempt, is over. A successful
+# log-in clears the account's count. 0 turns a limit off.
+LOGIN_FAILURES_PER_ACCOUNT = env_int("LOGIN_FAILURES_PER_ACCOUNT", 5)
+LOGIN_FAILURES_PER_ADDRESS = env_int("LOGIN_FAILURES_PER_ADDRESS", 20)
+LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", 15 * 60)  # seconds
+# The client's address is REMOTE_ADDR, unless the app stands behind a proxy that sets
+# X-Forwarded-For to the client's address: then say so, and its first hop is used.
+TRUST_X_FORWARDED_FOR = env_bool("TRUST_X_FORWARDED_FOR", False)
+
+# Security headers (gangfight_site/middleware.py). No inline scripts anywhere; style
+# attributes are still used by a few templates, hence 'unsafe-inline' for styles only.
+CONTENT_SECURITY_POLICY = os.environ.get("CONTENT_SECURITY_POLICY", "").strip() or "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self' 'unsafe-inline'",
+        "img-src 'self' data:",
+        "font-src 'self'",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
+# Send the policy as Content-Security-Policy-Report-Only: the browser reports, blocks nothing.
+CSP_REPORT_ONLY = env_bool("CSP_REPORT_ONLY", False)
+PERMISSIONS_POLICY = os.environ.get("PERMISSIONS_POLICY", "").strip() or ", ".join(
+    f"{feature}=()"
+    for feature in [
+        "accelerometer",
+        "autoplay",
+        "camera",
+        "display-capture",
+        "geolocation",
+        "gyroscope",
+        "hid",
+        "idle-detection",
+        "magnetometer",
+        "microphone",
+        "midi",
+        "payment",
+        "publickey-credentials-get",
+        "screen-wake-lock",
+        "serial",
+        "usb",
+        "xr-spatial-tracking",
+    ]
+)
 
 LOGGING = {
     "version": 1,

@@ -3,6 +3,12 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from gangfight_site import views
+from gangfight_site.throttle import ThrottledAdminAuthenticationForm
+
+# The admin's log-in counts attempts with the site's (gangfight_site/throttle.py).
+admin.site.login_form = ThrottledAdminAuthenticationForm
+
+handler500 = "gangfight_site.views.server_error"
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -10,7 +16,8 @@ urlpatterns = [
     path("roster-format/", views.roster_format, name="roster_format"),
     path("roster.schema.json", views.roster_schema_file, name="roster_schema"),
     path("accounts/signup/", views.signup, name="signup"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("healthz", views.healthz, name="healthz"),
+    path("accounts/login/", views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
         "accounts/password/",

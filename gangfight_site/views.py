@@ -1,21 +1,34 @@
-"""Site-wide pages: the home page, sign-up, and the rules page."""
+"""Site-wide pages: the home page, sign-up, log-in, the rules page, the health check and
+the answer given while the database is down."""
 
 from __future__ import annotations
 
 import json
+import logging
+import secrets
+import sys
 from functools import cache
 
 from django.conf import settings
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import UserCreationForm
-from django.http import HttpRequest, HttpResponse
+from django.core.cache import cache as default_cache
+from django.db import connection
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.views import defaults
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from builder.forms import browser_systems
+from gangfight_site.middleware import is_database_outage, outage_response
+from gangfight_site.throttle import ThrottledAuthenticationForm
 from rules import all_systems
 from rules.base import cite
 from rules.roster import roster_schema
+
+logger = logging.getLogger(__name__)
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -60,3 +73,51 @@ def signup(request: HttpRequest) -> HttpResponse:
         login(request, user)
         return redirect("gang_list")
     return render(request, "registration/signup.html", {"form": form})
+
+
+class LoginView(auth_views.LoginView):
+    """Django's log-in, throttled (gangfight_site/throttle.py): one attempt too many is
+    answered 429 with the form and how long to wait, and its password is not checked."""
+
+    authentication_form = ThrottledAuthenticationForm
+
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        if form.throttled is not None:
+            response.status_code = 429
+            response["Retry-After"] = str(form.throttled.wait_seconds)
+        return response
+
+
+@never_cache
+@require_http_methods(["GET", "HEAD"])
+def healthz(request: HttpRequest) -> HttpResponse:
+    """Whether the database and the cache answer: 200 when both do, else 503. No login,
+    never cached; for a load balancer or a monitor."""
+    checks = {"database": "ok", "cache": "ok"}
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except Exception:
+        logger.warning("Health check: the database did not answer", exc_info=True)
+        checks["database"] = "error"
+    try:
+        key, token = f"healthz:{secrets.token_hex(8)}", secrets.token_hex(8)
+        default_cache.set(key, token, timeout=30)
+        if default_cache.get(key) != token:
+            raise RuntimeError("the cache did not give back what was put in it")
+        default_cache.delete(key)
+    except Exception:
+        logger.warning("Health check: the cache did not answer", exc_info=True)
+        checks["cache"] = "error"
+    healthy = all(v == "ok" for v in checks.values())
+    return JsonResponse(checks, status=200 if healthy else 503)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """handler500: an error that is the database being unreachable (raised outside a view,
+    say while drawing the 404 page) is a polite 503; anything else the usual 500 page."""
+    if is_database_outage(sys.exc_info()[1]):
+        return outage_response()
+    return defaults.server_error(request)

@@ -175,3 +175,96 @@ def test_a_server_process_settles_before_its_first_request():
         gc.set_threshold(*thresholds)
     wsgi = (ROOT / "gangfight_site" / "wsgi.py").read_text()
     assert wsgi.index("get_wsgi_application()") < wsgi.index("settle()")
+
+
+# --------------------------------------------------------------------------- dependency audit
+
+FAKE_PIP_AUDIT = r"""
+import json, os, re, sys
+args = sys.argv[1:]
+requirements = open(args[args.index("-r") + 1]).read()
+service = args[args.index("--vulnerability-service") + 1]
+output = args[args.index("--output") + 1]
+names = re.findall(r"^([A-Za-z0-9_.-]+)==", requirements, re.M)
+answer = json.loads(os.environ["FAKE_AUDIT"]).get(service, "down")
+if answer == "down":
+    sys.exit("requests.exceptions.ConnectionError: Failed to resolve 'advisories.example'")
+deps = []
+for name in names:
+    if answer == "unknown":
+        deps.append({"name": name, "skip_reason": f"Dependency not found on PyPI: {name}"})
+    else:
+        vulns = []
+        if answer == "vulnerable" and name.lower() == "django":
+            vulns = [{"id": "PYSEC-2099-1", "fix_versions": ["9.9.9"], "aliases": []}]
+        deps.append({"name": name, "version": "1", "vulns": vulns})
+json.dump({"dependencies": deps, "fixes": []}, open(output, "w"))
+sys.exit(1 if answer == "vulnerable" else 0)
+"""
+
+
+def run_audit(tmp_path, answers: dict[str, str], **env) -> subprocess.CompletedProcess:
+    """`.ci/run audit` over the real locked requirements, with a pip-audit that answers
+    ``answers`` (per advisory service: clean, vulnerable, unknown or down)."""
+    import json
+    import shutil
+
+    script = ROOT / ".ci" / "run"
+    # Without its audit mode the script would run the whole of CI, tests included.
+    assert '[ "${1:-}" = "audit" ]' in script.read_text(), ".ci/run has no audit mode"
+    fake = tmp_path / "fake_pip_audit.py"
+    fake.write_text(FAKE_PIP_AUDIT)
+    uv = os.environ.get("UV") or shutil.which("uv")
+    environment = {
+        **os.environ,
+        "PIP_AUDIT": f"{sys.executable} {fake}",
+        "FAKE_AUDIT": json.dumps(answers),
+        **({"UV": uv} if uv else {}),
+        **env,
+    }
+    return subprocess.run(
+        ["bash", str(script), "audit"],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_ci_audits_the_locked_requirements_before_the_tests():
+    script = (ROOT / ".ci" / "run").read_text()
+    assert "export --locked --no-hashes" in script and "pip-audit" in script
+    assert "DEPENDENCY AUDIT SKIPPED" in script
+    assert script.index("audit_dependencies || failed=1") < script.index("run_tests sqlite")
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    assert '"pip-audit' in pyproject and 'name = "pip-audit"' in (ROOT / "uv.lock").read_text()
+
+
+def test_the_audit_passes_when_no_vulnerability_is_known(tmp_path):
+    result = run_audit(tmp_path, {"pypi": "clean"})
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no known vulnerabilities" in result.stdout
+    assert "SKIPPED" not in result.stdout
+
+
+def test_the_audit_fails_on_a_known_vulnerability(tmp_path):
+    result = run_audit(tmp_path, {"pypi": "vulnerable"})
+    assert result.returncode == 1
+    assert "DEPENDENCY AUDIT FAILED" in result.stdout
+    assert "django 1: PYSEC-2099-1 (fixed in: 9.9.9)" in result.stdout
+
+
+def test_an_unreachable_advisory_database_is_said_loudly_not_passed_silently(tmp_path):
+    result = run_audit(tmp_path, {"pypi": "down", "osv": "down"})
+    assert result.returncode == 0
+    assert "DEPENDENCY AUDIT SKIPPED" in result.stdout
+    assert "Failed to resolve" in result.stdout  # and why
+    # A PyPI that knows none of the packages is no better than none: OSV is asked, and
+    # when it cannot answer either, the skip is said again.
+    unknown = run_audit(tmp_path, {"pypi": "unknown", "osv": "down"})
+    assert unknown.returncode == 0 and "DEPENDENCY AUDIT SKIPPED" in unknown.stdout
+    rescued = run_audit(tmp_path, {"pypi": "unknown", "osv": "clean"})
+    assert rescued.returncode == 0 and "SKIPPED" not in rescued.stdout
+    required = run_audit(tmp_path, {"pypi": "down"}, DEPENDENCY_AUDIT_REQUIRED="1")
+    assert required.returncode == 1 and "DEPENDENCY AUDIT SKIPPED" in required.stdout

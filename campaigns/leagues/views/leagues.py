@@ -897,15 +897,16 @@ def league_public(request: HttpRequest, token: str) -> HttpResponse:
 #: a spreadsheet reads a cell starting with one of these as a formula
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
 #: signs that look like those and that a spreadsheet may take for them. The full-width and
-#: small forms (＝ ＋ － ＠ ﹦ ﹢ ﹣ ﹫) and super- and subscript signs become = + - @ or a
-#: minus sign when the first character is NFKC-normalised; these are what is left: the
-#: minus sign, heavy plus and minus, and modifier-letter plus and minus
+#: small forms (U+FF1D U+FF0B U+FF0D U+FF20, U+FE66 U+FE62 U+FE63 U+FE6B) and super- and
+#: subscript signs become = + - @ or a minus sign when the first character is
+#: NFKC-normalised; these are what is left: the minus sign, heavy plus and minus, and
+#: modifier-letter plus and minus
 FORMULA_LOOKALIKES = frozenset("\u2212\u2795\u2796\u02d6\u02d7")
 
 
 def safe_cell(value: Any) -> Any:
     """Text that a spreadsheet would run as a formula gets a leading apostrophe: one that
-    starts with = + - @ (or tab, CR, LF), or with a look-alike of those (full-width ＝...),
+    starts with = + - @ (or tab, CR, LF), or with a look-alike of those (full-width U+FF1D...),
     even behind spaces or invisible characters. Numbers are left alone (a VP difference
     of -4 is a number, not a formula)."""
     if not isinstance(value, str):
