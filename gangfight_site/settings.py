@@ -164,6 +164,13 @@ PDF_TIMEOUT_SECONDS = float(os.environ.get("PDF_TIMEOUT_SECONDS", "20"))
 # Finished PDFs, keyed by what they were made from (the gang's version and roster), so a
 # second download is immediate. On disk so every worker process shares it.
 PDF_CACHE_DIR = Path(os.environ.get("PDF_CACHE_DIR", BASE_DIR / "var" / "pdf-cache"))
+# The render gate (builder/pdf_gate.py): renders at once on this machine (default one
+# fewer than the CPUs, at least one), how long a request waits for a place, and where the
+# places' lock files are.
+PDF_RENDERS = env_int("PDF_RENDERS", max(1, (os.cpu_count() or 2) - 1))
+PDF_WAIT_SECONDS = float(os.environ.get("PDF_WAIT_SECONDS", "3"))
+if os.environ.get("PDF_LOCK_DIR"):
+    PDF_LOCK_DIR = Path(os.environ["PDF_LOCK_DIR"])
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL and importlib.util.find_spec("redis") is None:
     raise ImproperlyConfigured("REDIS_URL is set but the redis package is not installed.")
