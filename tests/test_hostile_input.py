@@ -10,7 +10,6 @@ too: it is stricter than SQLite (integer range, NUL, varchar lengths).
 
 from __future__ import annotations
 
-import importlib
 import io
 import json
 import os
@@ -430,15 +429,24 @@ def test_another_of_a_member_with_a_100_character_name_fits(owner_client, owner)
     assert all(len(n) <= 100 for n in names)
 
 
-@pytest.mark.skipif(connection.vendor != "sqlite", reason="only SQLite keeps a longer name")
-def test_the_migration_cuts_names_longer_than_80(owner):
-    gang = services.create_gang(owner, system="bwg1", name="keep", limit=None)
-    Gang.objects.filter(pk=gang.pk).update(name="M" * 79 + " " + "tail" * 5)
-    other = services.create_gang(owner, system="bwg1", name="short", limit=None)
-    migration = importlib.import_module("builder.migrations.0004_gang_name_80")
-    migration.cut_long_names(apps, None)
-    assert Gang.objects.get(pk=gang.pk).name == "M" * 79
-    assert Gang.objects.get(pk=other.pk).name == "short"
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_cuts_names_longer_than_80():
+    """Back to the schema before the migration (a gang name held 100), a long name, then
+    forward: the name is cut to 80, on SQLite and PostgreSQL alike."""
+    from django.db.migrations.executor import MigrationExecutor
+
+    before = [("builder", "0003_content_packs_and_dice_log")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    user = old.get_model("auth", "User").objects.create(username="mig")
+    OldGang = old.get_model("builder", "Gang")
+    long = OldGang.objects.create(owner=user, system="bwg1", name="M" * 79 + " " + "tail" * 5)
+    short = OldGang.objects.create(owner=user, system="bwg1", name="short")
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+    assert Gang.objects.get(pk=long.pk).name == "M" * 79
+    assert Gang.objects.get(pk=short.pk).name == "short"
 
 
 # --------------------------------------------------------------------------- forms
