@@ -148,7 +148,17 @@ class Client:
         return self.request("GET", f"/leagues/{self.league}/")
 
     def pdf(self):
-        self.change()  # a new version: a real render
+        # A new gang name: a PDF never made before, so a real render (not the cache).
+        self.renamed = getattr(self, "renamed", 0) + 1
+        if "csrftoken" not in self.cookies:
+            self.gang_page()
+        body = urlencode({"gang-name": f"Load gang {self.renamed}", "gang-limit": ""})
+        headers = {
+            "Content-Type": "application/x-www-form-urlencoded",
+            "X-CSRFToken": self.cookies.get("csrftoken", ""),
+            "Referer": f"http://127.0.0.1:{self.port}/",
+        }
+        self.request("POST", f"/gangs/{self.player['gang']}/settings/", body, headers)
         path = f"/s/{self.player['share']}/print/?kind=cards&paper=a4"
         return self.request("GET", path, anonymous=True)
 

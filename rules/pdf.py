@@ -7,7 +7,9 @@ PDF is made, so the app starts (and serves everything else) without it.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import os
 import traceback
 from collections.abc import Callable
 from pathlib import Path
@@ -84,13 +86,14 @@ def render_pdf(html: str, static_dir: Path, *, fetcher=None) -> bytes:
     return render_document(html, static_dir, fetcher=fetcher).write_pdf()
 
 
-def run_with_deadline(job: Callable[[], bytes], seconds: float) -> bytes:
+def run_with_deadline(job: Callable[[], bytes], seconds: float, *, nice: int = 10) -> bytes:
     """Run ``job`` in a forked child and return its bytes; stop it after ``seconds``.
 
     A layout cannot be interrupted from inside, so the render runs in its own process,
     which is killed when time is up. The child inherits everything already imported
-    (WeasyPrint, the templates), so it starts at once. Where ``fork`` does not exist
-    the job runs here, without a deadline.
+    (WeasyPrint, the templates), so it starts at once. ``nice`` lowers the child's CPU
+    priority, so that on a busy machine the pages being served go first and the render
+    takes what is left. Where ``fork`` does not exist the job runs here, without a deadline.
     """
     try:
         context = multiprocessing.get_context("fork")
@@ -99,6 +102,9 @@ def run_with_deadline(job: Callable[[], bytes], seconds: float) -> bytes:
     reader, writer = context.Pipe(duplex=False)
 
     def child() -> None:
+        if nice:
+            with contextlib.suppress(OSError):
+                os.nice(nice)
         try:
             result = ("ok", job())
         except PdfError as error:
