@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from django import forms
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from builder import printing
 from builder.editors import get_editor
 from builder.models import ContentPack, Gang
+from builder.packs import PackFileError, read_pack
 from builder.validators import StorableTextForm
 from rules import all_systems, get_system
 from rules.roster import MAX_BYTES, MAX_LIMIT, RosterFileError, read_roster
@@ -162,6 +164,66 @@ class RosterImportForm(StorableTextForm, forms.Form):
             self.add_error(field, str(problem))
         if len(error.problems) > 20:
             self.add_error(field, f"…and {len(error.problems) - 20} more problems.")
+
+
+class PackImportForm(StorableTextForm, forms.Form):
+    """A pack file, uploaded or pasted. ``cleaned_data["pack"]`` is the file, its shape
+    checked (what its entries say is checked by ``services.import_pack``)."""
+
+    file = forms.FileField(label=_lazy("Pack file (.json)"), required=False)
+    text = forms.CharField(
+        label=_lazy("…or paste the file's text"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4, "spellcheck": "false"}),
+    )
+    use_in_my_gangs = forms.BooleanField(
+        required=False,
+        initial=True,
+        label=_lazy("Use it in all my gangs of its system"),
+    )
+
+    def __init__(self, *args, into: ContentPack | None = None, **kwargs):
+        kwargs.setdefault("prefix", "import")
+        super().__init__(*args, **kwargs)
+        self.into = into
+        if into is not None:
+            del self.fields["use_in_my_gangs"]
+
+    def clean(self):
+        cleaned = super().clean()
+        if self.has_error("file") or self.has_error("text"):
+            return cleaned
+        upload, text = cleaned.get("file"), cleaned.get("text", "").strip()
+        if upload and text:
+            raise forms.ValidationError(_("Choose a file or paste its text, not both."))
+        if not upload and not text:
+            raise forms.ValidationError(_("Choose a pack file, or paste its text."))
+        if upload and upload.size > MAX_BYTES:
+            self.add_error(
+                "file", _("The file is over %(size)s bytes.") % {"size": f"{MAX_BYTES:,}"}
+            )
+            return cleaned
+        try:
+            cleaned["pack"] = read_pack(upload.read() if upload else text)
+        except PackFileError as e:
+            self.add_problems(e)
+        return cleaned
+
+    @property
+    def problem_field(self) -> str:
+        """Where the file's problems are said: beside the field it came from."""
+        return "file" if self.cleaned_data.get("file") else "text"
+
+    def add_problems(self, error: RosterFileError) -> None:
+        """Each problem beside the field, saying where in the file it is."""
+        field = self.problem_field
+        for problem in error.problems[:20]:
+            self.add_error(field, str(problem))
+        if len(error.problems) > 20:
+            self.add_error(
+                field,
+                _("…and %(count)s more problems.") % {"count": len(error.problems) - 20},
+            )
 
 
 class GangSettingsForm(StorableTextForm, forms.Form):

@@ -5,6 +5,7 @@ Views read the request, call one of these, and render. Nothing here reads a requ
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -22,12 +23,15 @@ from builder.models import (
     MemberItem,
     new_share_token,
 )
+from builder.packs import PackFileError, make_pack
 from rules import get_system
 from rules.roster import Problem, RosterFileError
 
 IMPORTED_NAME = "Imported gang"
 MY_WEAPONS = "My weapons"
 COPY_PREFIX = "Copy of "
+#: The pack an imported roster's content goes to: "<the gang's name> content".
+CONTENT_PACK = "{gang} content"
 
 
 def _touch(gang: Gang) -> None:
@@ -298,9 +302,30 @@ def import_gang(owner, roster: Mapping[str, Any]) -> Gang:
         data=dict(roster.get("gang") or {}),
     )
     _pick_own_packs(gang)
-    slots = getattr(system, "item_slots", {})
-    catalogue = list(Item.objects.available_to(owner).filter(system=system.id))
     problems: list[Problem] = []
+    carried: list[Item] = []
+    if roster.get("content"):
+        # The pack entries the file carries: a pack of the importer's own, used by the gang.
+        try:
+            entries = check_entries(system.id, roster["content"], "content")
+        except PackFileError as error:
+            problems.extend(error.problems)
+        else:
+            pack = ContentPack.objects.create(
+                owner=owner,
+                system=system.id,
+                name=free_pack_name(owner, system.id, CONTENT_PACK.format(gang=gang.name)),
+                description=_("What the roster file of “%(gang)s” carried.") % {"gang": gang.name},
+            )
+            carried = add_entries(pack, entries)
+            gang.packs.add(pack)
+    slots = getattr(system, "item_slots", {})
+    # What the file carried first: its members' items are matched to it before the rest.
+    catalogue = carried + list(
+        Item.objects.available_to(owner)
+        .filter(system=system.id)
+        .exclude(pk__in=[i.pk for i in carried])
+    )
     member_items: list[tuple[Member, list[Item]]] = []
     for index, entry in enumerate(roster["members"]):
         data = dict(entry["data"])
@@ -310,7 +335,9 @@ def import_gang(owner, roster: Mapping[str, Any]) -> Gang:
             values = (value or []) if many else ([value] if value else [])
             for j, item_entry in enumerate(values):
                 where = f"members[{index}].data.{key}" + (f"[{j}]" if many else "")
-                item = _catalogue_item(owner, system.id, category, item_entry, catalogue)
+                item = _catalogue_item(
+                    owner, system.id, category, item_entry, catalogue, {i.pk for i in carried}
+                )
                 if isinstance(item, Problem):
                     problems.append(Problem(where, item.message))
                 else:
@@ -368,7 +395,12 @@ def free_name(owner, name: str) -> str:
 
 
 def _catalogue_item(
-    owner, system: str, category: str, entry: Mapping[str, Any], catalogue: list[Item]
+    owner,
+    system: str,
+    category: str,
+    entry: Mapping[str, Any],
+    catalogue: list[Item],
+    carried: set[int] = frozenset(),
 ) -> Item | Problem:
     name = entry["name"]
     stats = {k: v for k, v in entry.items() if k != "name"}
@@ -376,7 +408,8 @@ def _catalogue_item(
     for item in same_name:
         if item.stats == stats:
             return item
-    if any(i.owner_id == owner.pk for i in same_name):
+    # (an entry the file carried itself, written differently, is no reason to refuse)
+    if any(i.owner_id == owner.pk and i.pk not in carried for i in same_name):
         return Problem(
             "",
             f"you already have your own {category} called “{name}” with other figures: "
@@ -394,3 +427,221 @@ def _catalogue_item(
     )
     catalogue.append(item)
     return item
+
+
+# --------------------------------------------------------------------------- pack files
+
+
+def entry_form_data(kind, name: str, stats: Mapping[str, Any]) -> dict[str, Any]:
+    """What a kind's form would be sent to make this entry (its name and stats)."""
+    data_from = getattr(kind, "data_from", None)
+    if data_from is not None:
+        return data_from(name, stats)
+    return {"name": name, **kind.initial_from(dict(stats))}
+
+
+_LINE = re.compile(r"^Line (\d+): (.*)$", re.S)
+_ROW = re.compile(r"^(\w+?)-(\d+)-(\w+)$")
+
+
+def _field_problem(kind, where: str, field: str, message: str) -> Problem:
+    """A form's error as a problem in the file: ``entries[3].stats.str: ...``."""
+    if field == "name":
+        return Problem(f"{where}.name", message)
+    if field == "__all__":
+        return Problem(f"{where}.stats", message)
+    paths = getattr(kind, "stats_paths", {})
+    row = _ROW.match(field)
+    if field in paths:
+        path = paths[field]
+    elif row:
+        path = f"{row[1]}[{row[2]}].{paths.get(row[3], row[3])}"
+    else:
+        path = field.rstrip("_")
+    line = _LINE.match(message)
+    if line:  # a line of a text field: the entry of that list
+        return Problem(f"{where}.stats.{path}[{int(line[1]) - 1}]", line[2])
+    return Problem(f"{where}.stats.{path}", message)
+
+
+def check_entry(kind, entry: Mapping[str, Any], where: str) -> dict[str, Any] | list[Problem]:
+    """One entry of a file, checked by its kind's form as if typed in: the entry as the
+    form makes it (name and stats), or the problems, each naming its field."""
+    probe = ContentPack(system="", name="")  # unsaved: names are numbered, not refused
+    form = kind(entry_form_data(kind, entry["name"], entry["stats"]), pack=probe)
+    if form.is_valid():
+        return {"category": kind.category, "name": form.cleaned_data["name"], "stats": form.stats()}
+    return [
+        _field_problem(kind, where, field, str(message))
+        for field, errors in form.errors.items()
+        for message in errors
+    ]
+
+
+def check_entries(
+    system_id: str, entries: Iterable[Mapping[str, Any]], where: str
+) -> list[dict[str, Any]]:
+    """Every entry checked by its kind's form (``where`` names the list in the file);
+    raises PackFileError with every problem, each naming the field at fault."""
+    from builder.editors import get_editor
+
+    editor = get_editor(system_id)
+    checked: list[dict[str, Any]] = []
+    problems: list[Problem] = []
+    for index, entry in enumerate(entries):
+        at = f"{where}[{index}]"
+        kind = editor.kind(entry["category"])
+        if kind is None:
+            message = _("%(system)s packs hold no %(category)r") % {
+                "system": system_id,
+                "category": entry["category"],
+            }
+            problems.append(Problem(f"{at}.category", message))
+            continue
+        result = check_entry(kind, entry, at)
+        if isinstance(result, list):
+            problems.extend(result)
+        else:
+            checked.append(result)
+    if problems:
+        raise PackFileError(problems)
+    return checked
+
+
+def add_entries(pack: ContentPack, entries: Iterable[Mapping[str, Any]]) -> list[Item]:
+    """Checked entries into a pack (inside the caller's transaction); a name the pack
+    already has for that kind becomes "Name (2)", "Name (3)"…"""
+    longest = Item._meta.get_field("name").max_length
+    taken: dict[str, list[str]] = {}
+    for category, name in pack.items.values_list("category", "name"):
+        taken.setdefault(category, []).append(name)
+    items = []
+    for entry in entries:
+        names = taken.setdefault(entry["category"], [])
+        name = numbered_name(names, entry["name"], "{name} ({n})", longest)
+        names.append(name)
+        items.append(
+            Item(
+                owner_id=pack.owner_id,
+                pack=pack,
+                system=pack.system,
+                category=entry["category"],
+                name=name,
+                stats=dict(entry["stats"]),
+            )
+        )
+    return Item.objects.bulk_create(items)
+
+
+def free_pack_name(owner, system: str, name: str) -> str:
+    """A pack's name for ``owner`` and ``system``: ``name``, or "name (2)"… if taken."""
+    longest = ContentPack._meta.get_field("name").max_length
+    taken = ContentPack.objects.filter(owner=owner, system=system).values_list("name", flat=True)
+    return numbered_name(taken, name, "{name} ({n})", longest)
+
+
+@transaction.atomic
+def import_pack(
+    owner, data: Mapping[str, Any], *, into: ContentPack | None = None, use_in_my_gangs=False
+) -> tuple[ContentPack, list[Item]]:
+    """A pack file (checked by ``builder.packs.read_pack``) as a new pack of ``owner``'s,
+    or added to one of theirs (``into``, of the same system). All or nothing: each entry
+    is checked by its kind's form first, and PackFileError names every field at fault."""
+    system = data["system"]
+    if into is not None and into.system != system:
+        raise PackFileError(
+            [
+                Problem(
+                    "system",
+                    _("the file is a %(file)s pack; this pack is %(pack)s")
+                    % {"file": get_system(system).name, "pack": get_system(into.system).name},
+                )
+            ]
+        )
+    entries = check_entries(system, data["entries"], "entries")
+    if into is None:
+        pack = ContentPack.objects.create(
+            owner=owner,
+            system=system,
+            name=free_pack_name(owner, system, data["name"].strip()),
+            description=data.get("description", "").strip(),
+        )
+        if use_in_my_gangs:
+            for gang in Gang.objects.filter(owner=owner, system=system):
+                gang.packs.add(pack)
+    else:
+        pack = ContentPack.objects.select_for_update().get(pk=into.pk)
+    items = add_entries(pack, entries)
+    if into is not None:
+        for gang in pack.gangs.all():
+            _touch(gang)
+    return pack, items
+
+
+def export_pack(pack: ContentPack) -> dict[str, Any]:
+    """The pack file of a pack: every entry, by kind then name."""
+    items = pack.items.order_by("category", "name", "pk")
+    return make_pack(
+        pack.system,
+        pack.name,
+        pack.description,
+        [{"category": i.category, "name": i.name, "stats": i.stats} for i in items],
+    )
+
+
+def _names_in(value: Any) -> set[str]:
+    """Every ``name`` of an object anywhere in a member's data (a card, a weapon...)."""
+    names: set[str] = set()
+    stack = [value]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            if isinstance(value.get("name"), str):
+                names.add(value["name"])
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    return names
+
+
+def used_content(gang: Gang) -> list[Item]:
+    """The pack entries the gang's members use: the items they carry (a bwg1 weapon) and
+    the entries of the gang's packs whose names they carry by value (a bwg2 card, a gf26
+    profile or equipment, a Gunfight weapon). Only entries their kind's form accepts as
+    they are: the members carry everything by value anyway."""
+    from builder.editors import get_editor
+
+    members = list(gang.members.prefetch_related("member_items__item"))
+    carried = {
+        mi.item.pk: mi.item
+        for m in members
+        for mi in m.member_items.all()
+        if mi.item.pack_id is not None
+    }
+    names: set[str] = set()
+    for member in members:
+        names |= _names_in(member.data)
+    picked = Item.objects.for_gang(gang).filter(pack__isnull=False, name__in=names)
+    used = {**carried, **{i.pk: i for i in picked}}
+    editor = get_editor(gang.system)
+    entries = []
+    for item in sorted(used.values(), key=lambda i: (i.category, i.name, i.pk)):
+        kind = editor.kind(item.category)
+        entry = {"category": item.category, "name": item.name, "stats": item.stats}
+        if kind is not None and not isinstance(check_entry(kind, entry, ""), list):
+            entries.append(item)
+    return entries
+
+
+def roster_file(gang: Gang) -> dict[str, Any]:
+    """The gang's roster file: its roster, and the pack entries its members use
+    (``content``), so whoever imports it gets them too."""
+    from builder.roster import export_roster
+
+    roster = export_roster(gang)
+    content = used_content(gang)
+    if content:
+        roster["content"] = [
+            {"category": i.category, "name": i.name, "stats": i.stats} for i in content
+        ]
+    return roster

@@ -8,7 +8,9 @@ invalid, gets the whole page with the errors beside the field, status 200).
 
 from __future__ import annotations
 
+import json
 import re
+from functools import cache as cache_function
 from functools import wraps
 from typing import Any
 from urllib.parse import urlencode
@@ -21,6 +23,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllow
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.urls import reverse
 from django.utils.text import slugify
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -31,12 +34,14 @@ from builder.forms import (
     GangCreateForm,
     GangSettingsForm,
     PackForm,
+    PackImportForm,
     PacksForm,
     PrintForm,
     RosterImportForm,
 )
 from builder.models import ContentPack, Gang, Item, Member, MemberItem
-from builder.roster import evaluate_gang, export_roster, gang_roster, members_with_items
+from builder.packs import PackFileError, pack_schema, write_pack
+from builder.roster import evaluate_gang, gang_roster, members_with_items
 from builder.rows import parse_known, row_html
 from builder.templatetags.builder_fields import Ledger
 from rules import all_systems, get_system
@@ -533,6 +538,7 @@ def gang_shared(request: HttpRequest, token: str) -> HttpResponse:
     gang = get_object_or_404(Gang, share_token=token)
     context = _readonly_context(gang)
     context["is_owner"] = request.user.is_authenticated and request.user.pk == gang.owner_id
+    context["share_url"] = _share_url(request, gang)
     return render(request, "builder/gang_shared.html", context)
 
 
@@ -546,7 +552,7 @@ def gang_shared_pdf(request: HttpRequest, token: str) -> HttpResponse:
 
 def _roster_response(gang: Gang) -> HttpResponse:
     response = HttpResponse(
-        write_roster(export_roster(gang)), content_type="application/json; charset=utf-8"
+        write_roster(services.roster_file(gang)), content_type="application/json; charset=utf-8"
     )
     response["Content-Disposition"] = (
         f'attachment; filename="{slugify(gang.name) or "gang"}-roster.json"'
@@ -612,6 +618,13 @@ def _library_sections(system_id: str, items: list[Item]) -> list[dict[str, Any]]
     return sections
 
 
+def _visible_pack(user, pack_id: int) -> ContentPack:
+    """A pack the user may see (their own, or a public one), or 404."""
+    return get_object_or_404(
+        ContentPack.objects.visible_to(user).select_related("owner"), pk=pack_id
+    )
+
+
 @login_required
 @require_http_methods(PAGE_METHODS)
 def pack_list(request: HttpRequest) -> HttpResponse:
@@ -632,16 +645,79 @@ def pack_list(request: HttpRequest) -> HttpResponse:
             "mine": [p for p in packs if p.owner_id == request.user.pk],
             "public": [p for p in packs if p.owner_id != request.user.pk],
             "libraries": [s for s in all_systems() if get_editor(s.id).content_kinds],
+            "import_form": PackImportForm(),
         },
+    )
+
+
+@cache_function
+def _pack_format_text() -> str:
+    return (settings.BASE_DIR / "docs" / "pack-format.md").read_text("utf-8")
+
+
+def pack_format(request: HttpRequest) -> HttpResponse:
+    """The pack file's documentation, as written in docs/pack-format.md."""
+    return render(request, "builder/pack_format.html", {"text": _pack_format_text()})
+
+
+def pack_schema_file(request: HttpRequest) -> HttpResponse:
+    return HttpResponse(
+        json.dumps(pack_schema(), indent=2, ensure_ascii=False),
+        content_type="application/schema+json; charset=utf-8",
     )
 
 
 @login_required
 @require_http_methods(PAGE_METHODS)
-def pack_detail(request: HttpRequest, pack_id: int) -> HttpResponse:
-    pack = get_object_or_404(
-        ContentPack.objects.visible_to(request.user).select_related("owner"), pk=pack_id
+def pack_export(request: HttpRequest, pack_id: int) -> HttpResponse:
+    """A pack as a file (its owner's, or a public one): to share a club's library."""
+    pack = _visible_pack(request.user, pack_id)
+    response = HttpResponse(
+        write_pack(services.export_pack(pack)), content_type="application/json; charset=utf-8"
     )
+    filename = f"{slugify(pack.name) or 'pack'}-{pack.system}-pack.json"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@login_required
+@require_http_methods(PAGE_METHODS)
+def pack_import(request: HttpRequest, pack_id: int | None = None) -> HttpResponse:
+    """A pack file becomes a new pack of the user's (or, with ``pack_id``, is added to
+    one of theirs). All or nothing: a problem anywhere and nothing is saved, and the page
+    says where (``entries[3].stats.str: ...``)."""
+    into = _get_pack_for_user(request.user, pack_id) if pack_id is not None else None
+    form = PackImportForm(
+        request.POST if request.method == "POST" else None, request.FILES or None, into=into
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            pack, items = services.import_pack(
+                request.user,
+                form.cleaned_data["pack"],
+                into=into,
+                use_in_my_gangs=form.cleaned_data.get("use_in_my_gangs", False),
+            )
+        except PackFileError as error:
+            form.add_problems(error)
+        else:
+            messages.success(
+                request,
+                ngettext(
+                    "%(count)s entry was imported into “%(pack)s”.",
+                    "%(count)s entries were imported into “%(pack)s”.",
+                    len(items),
+                )
+                % {"count": len(items), "pack": pack.name},
+            )
+            return redirect("pack_detail", pack_id=pack.pk)
+    return render(request, "builder/pack_import.html", {"form": form, "into": into})
+
+
+@login_required
+@require_http_methods(PAGE_METHODS)
+def pack_detail(request: HttpRequest, pack_id: int) -> HttpResponse:
+    pack = _visible_pack(request.user, pack_id)
     is_owner = pack.owner_id == request.user.pk
     form = None
     if is_owner:
@@ -661,6 +737,7 @@ def pack_detail(request: HttpRequest, pack_id: int) -> HttpResponse:
             "form": form,
             "system": get_system(pack.system),
             "sections": _library_sections(pack.system, list(pack.items.all())),
+            "import_form": PackImportForm(into=pack) if is_owner else None,
         },
     )
 
@@ -682,13 +759,38 @@ def pack_delete(request: HttpRequest, pack_id: int) -> HttpResponse:
     return render(request, "builder/pack_confirm_delete.html", {"pack": pack})
 
 
+def _adding_row(request: HttpRequest, kind) -> str:
+    """The section a + button (without JavaScript) asks another row for, if any."""
+    if request.method != "POST" or not hasattr(kind, "with_another_row"):
+        return ""
+    return request.POST.get("add_row", "")
+
+
+def _entry_form(request: HttpRequest, kind, pack: ContentPack, instance: Item | None = None):
+    """The entry's form: as posted, or (after a + without JavaScript) as typed with one
+    more row, nothing checked or saved yet."""
+    section = _adding_row(request, kind)
+    if section:
+        return kind.with_another_row(request.POST, section, pack=pack, instance=instance)
+    return kind(request.POST or None, pack=pack, instance=instance)
+
+
+@login_required
+@post_only
+def card_preview(request: HttpRequest) -> HttpResponse:
+    """The card being typed in the pack's card form, as it will print (the live preview)."""
+    kind = _entry_form_class("bwg2", Item.Category.CARD)
+    form = kind(request.POST, pack=ContentPack(owner=request.user, system="bwg2"))
+    return render(request, "builder/_card_preview.html", {"card": form.preview})
+
+
 @login_required
 @require_http_methods(PAGE_METHODS)
 def entry_add(request: HttpRequest, pack_id: int, category: str) -> HttpResponse:
     pack = _get_pack_for_user(request.user, pack_id)
     kind = _entry_form_class(pack.system, category)
-    form = kind(request.POST or None, pack=pack)
-    if request.method == "POST" and form.is_valid():
+    form = _entry_form(request, kind, pack)
+    if request.method == "POST" and not _adding_row(request, kind) and form.is_valid():
         item = services.save_entry(form)
         messages.success(request, f"“{item.name}” is in “{pack.name}”.")
         return redirect(reverse("pack_detail", args=[pack.pk]) + f"#entry-{item.pk}")
@@ -700,8 +802,8 @@ def entry_add(request: HttpRequest, pack_id: int, category: str) -> HttpResponse
 def entry_update(request: HttpRequest, item_id: int) -> HttpResponse:
     item = _get_item_for_user(request.user, item_id)
     kind = _entry_form_class(item.system, item.category)
-    form = kind(request.POST or None, pack=item.pack, instance=item)
-    if request.method == "POST" and form.is_valid():
+    form = _entry_form(request, kind, item.pack, item)
+    if request.method == "POST" and not _adding_row(request, kind) and form.is_valid():
         services.save_entry(form, item)
         messages.success(request, f"“{item.name}” was saved.")
         return redirect(reverse("pack_detail", args=[item.pack_id]) + f"#entry-{item.pk}")
@@ -709,6 +811,50 @@ def entry_update(request: HttpRequest, item_id: int) -> HttpResponse:
         request,
         "builder/entry_form.html",
         {"form": form, "pack": item.pack, "kind": kind, "item": item},
+    )
+
+
+def _visible_item(user, item_id: int) -> Item:
+    """An entry the user may see: built-in, or in their own or a public pack; else 404."""
+    visible = Q(owner__isnull=True) | Q(pack__in=ContentPack.objects.visible_to(user).values("pk"))
+    return get_object_or_404(Item.objects.filter(visible).select_related("pack"), pk=item_id)
+
+
+@login_required
+@require_http_methods(PAGE_METHODS)
+def entry_copy(request: HttpRequest, item_id: int) -> HttpResponse:
+    """A new entry made from an existing one (a book card, a public pack's, your own):
+    the entry's form, filled in with it, saved as a new entry of one of the user's packs.
+    Change what differs and save; the original is not touched."""
+    item = _visible_item(request.user, item_id)
+    kind = _entry_form_class(item.system, item.category)
+    packs = list(request.user.packs.filter(system=item.system).order_by("name", "pk"))
+    system = get_system(item.system)
+    if not packs:
+        return render(request, "builder/entry_copy_nowhere.html", {"item": item, "system": system})
+    wanted = request.POST.get("into") if request.method == "POST" else request.GET.get("into")
+    default = item.pack_id if item.pack_id in {p.pk for p in packs} else packs[0].pk
+    pack = next((p for p in packs if str(p.pk) == str(wanted)), None)
+    pack = pack or next(p for p in packs if p.pk == default)
+    if request.method == "POST":
+        form = _entry_form(request, kind, pack)
+        if not _adding_row(request, kind) and form.is_valid():
+            copy = services.save_entry(form)
+            messages.success(
+                request,
+                gettext("“%(name)s” is in “%(pack)s”.") % {"name": copy.name, "pack": pack.name},
+            )
+            return redirect(reverse("pack_detail", args=[pack.pk]) + f"#entry-{copy.pk}")
+    else:
+        taken = pack.items.filter(category=item.category).values_list("name", flat=True)
+        name = services.numbered_name(
+            taken, item.name, "{name} ({n})", Item._meta.get_field("name").max_length
+        )
+        form = kind(initial={"name": name, **kind.initial_from(item.stats)}, pack=pack)
+    return render(
+        request,
+        "builder/entry_form.html",
+        {"form": form, "pack": pack, "kind": kind, "original": item, "packs": packs},
     )
 
 

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from builder.models import Gang
 from builder.roster import export_roster
-from campaigns.models import Campaign, CampaignEvent, CampaignGang
+from campaigns.models import Campaign, CampaignEvent, CampaignGang, new_invite_token
 from rules.campaign import CampaignError, CampaignState, prepare, progression_for, replay
 from rules.dice import Dice
 
@@ -29,6 +29,7 @@ __all__ = [
     "get_campaign_for_user",
     "join_campaign",
     "record",
+    "reset_invite",
     "state_of",
     "update_settings",
     "user_gang_ids",
@@ -162,6 +163,16 @@ def check_sides(campaign: Campaign, gangs) -> None:
             % {"player": names.pop()},
             "gangs",
         )
+
+
+@transaction.atomic
+def reset_invite(campaign: Campaign) -> Campaign:
+    """A new invite link for the campaign: the old one no longer finds it."""
+    locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    locked.invite_token = new_invite_token()
+    locked.save(update_fields=["invite_token"])
+    campaign.invite_token = locked.invite_token
+    return campaign
 
 
 @transaction.atomic

@@ -13,6 +13,11 @@ urlpatterns = [
         "campaigns/<int:campaign_id>/settings/", views.campaign_settings, name="campaign_settings"
     ),
     path("campaigns/<int:campaign_id>/start/", views.campaign_start, name="campaign_start"),
+    path(
+        "campaigns/<int:campaign_id>/invite/reset/",
+        views.campaign_invite_reset,
+        name="campaign_invite_reset",
+    ),
     path("campaigns/<int:campaign_id>/finish/", views.campaign_finish, name="campaign_finish"),
     path("campaigns/<int:campaign_id>/history/", views.campaign_history, name="campaign_history"),
     path(

@@ -15,9 +15,10 @@ from typing import Any
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from builder import printing
@@ -154,9 +155,27 @@ def campaign_settings(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 
 @login_required
+@post_only("campaign_detail")
+def campaign_invite_reset(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """A new invite link (the organiser's): the old one says it is no longer valid."""
+    campaign = _campaign(request, campaign_id)
+    access.require_organiser(campaign, request.user)
+    services.reset_invite(campaign)
+    messages.success(request, _("The old invite link no longer works; here is the new one."))
+    return _detail(campaign, "#next")
+
+
+def link_gone(request: HttpRequest, what: str) -> HttpResponse:
+    """A link that finds nothing (never was, or was replaced): 404, saying so."""
+    return render(request, "campaigns/link_gone.html", {"what": what}, status=404)
+
+
+@login_required
 @require_http_methods(PAGE_METHODS)
 def campaign_join(request: HttpRequest, token: str) -> HttpResponse:
-    campaign = get_object_or_404(Campaign.objects.select_related("organiser"), invite_token=token)
+    campaign = Campaign.objects.select_related("organiser").filter(invite_token=token).first()
+    if campaign is None:
+        return link_gone(request, _("invite link"))
     state = services.state_of(campaign)
     form = JoinForm(request.POST or None, user=request.user, campaign=campaign)
     setting_up = state.status == SETUP
@@ -280,6 +299,10 @@ def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "invite_url": request.build_absolute_uri(
             reverse("campaign_join", args=[campaign.invite_token])
         ),
+        # The organiser plays too: her own gangs, one button away (no invite link needed).
+        "own_join": JoinForm(user=request.user, campaign=campaign)
+        if organiser and state.status == SETUP
+        else None,
         "can_start": organiser and state.status == SETUP and len(state.gangs) >= 2,
         "charts": chronicle.state_charts(state) if state.status != SETUP else [],
         "member_word": chronicle.member_word(state),

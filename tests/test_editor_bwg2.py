@@ -166,11 +166,19 @@ CARD_POST = {
     "int": "3",
     "rc": "4",
     "mc": "3",
-    "equipment": "Scattergun | 6 | 5 | 3 | Shotgun, 2-Handed |",
+    # The pack's card form: a row per item and per skill (the member's card form keeps
+    # the line formats).
+    "equipment-0-name": "Scattergun",
+    "equipment-0-range": "6",
+    "equipment-0-str": "5",
+    "equipment-0-level": "3",
+    "equipment-0-traits": "Shotgun, 2-Handed",
     "vital_info": "Mortal Hero",
     "faction_rule_name": "Law and Order",
     "faction_rule_text": "Homebrew.",
-    "skills": "Deputise | Recruits Outlaws too. | outlaws",
+    "skills-0-name": "Deputise",
+    "skills-0-text": "Recruits Outlaws too.",
+    "skills-0-opens_factions": ["outlaws"],
     "notes": "",
 }
 
@@ -187,17 +195,21 @@ def test_a_card_entry_is_added_to_a_pack(owner_client, pack):
     from builder.editors.bwg2 import _card_validator
 
     assert list(_card_validator.iter_errors(item.roster_entry())) == []
-    # The edit page shows it back.
+    # The edit page shows it back, in its rows.
     page = owner_client.get(reverse("entry_update", args=[item.pk]))
-    assert "Scattergun | 6 | 5 | 3 | Shotgun, 2-Handed" in page.text
+    assert 'name="equipment-0-name" value="Scattergun"' in page.text
+    assert 'name="equipment-0-traits" value="Shotgun, 2-Handed"' in page.text
 
 
-def test_a_bad_card_entry_names_the_line(owner_client, pack):
+def test_a_bad_card_entry_names_the_row(owner_client, pack):
     url = reverse("entry_add", args=[pack.pk, "card"])
-    bad = {**CARD_POST, "equipment": "Scattergun | 6 | 5 | 3\n | 1", "hp": "-1"}
+    bad = {**CARD_POST, "equipment-1-range": "1", "equipment-1-level": "high", "hp": "-1"}
     response = owner_client.post(url, bad)
     assert response.status_code == 200
-    assert "Line 2: the item has no name" in response.text
+    assert "Enter a whole number" in response.text
+    bad = {**CARD_POST, "equipment-1-range": "1", "hp": "-1"}
+    response = owner_client.post(url, bad)
+    assert "Give it a name, or clear the row to leave it out." in response.text
     assert "Ensure this value is greater than or equal to 0" in response.text
     assert not pack.items.exists()
     no_level = {**CARD_POST, "level": ""}

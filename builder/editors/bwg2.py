@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from django import forms
 from django.utils.translation import gettext
@@ -313,16 +314,243 @@ class CardFields(forms.Form):
 # --------------------------------------------------------------------------- content kinds
 
 
+#: How many rows of equipment, or of skills, a card form holds at most.
+MAX_ROWS = 40
+FACTION_IDS = [f["id"] for f in bwg2.FACTIONS.values()]
+
+
+def _equipment_row(prefix: str) -> dict[str, forms.Field]:
+    """The fields of one line of the card's equipment (``prefix``: ``equipment-2``)."""
+    return {
+        f"{prefix}-name": forms.CharField(max_length=80, required=False, label=_("Item")),
+        f"{prefix}-range": forms.CharField(
+            max_length=10, required=False, label=_("Range"), help_text=_("Inches, “M” or empty.")
+        ),
+        f"{prefix}-str": forms.CharField(
+            max_length=10, required=False, label=_("Str"), help_text=_("A number, “M”, “M+1”…")
+        ),
+        f"{prefix}-level": forms.IntegerField(
+            min_value=0, max_value=99, required=False, label=_("Level")
+        ),
+        f"{prefix}-traits": forms.CharField(
+            max_length=200,
+            required=False,
+            label=_("Traits"),
+            help_text=_("Comma-separated, e.g. Pistol, 1-Handed."),
+        ),
+        **{
+            f"{prefix}-{flag}": forms.BooleanField(required=False, label=flag.capitalize())
+            for flag in FLAGS
+        },
+    }
+
+
+def _skill_row(prefix: str) -> dict[str, forms.Field]:
+    """The fields of one of the card's skills (``prefix``: ``skills-0``)."""
+    return {
+        f"{prefix}-name": forms.CharField(max_length=80, required=False, label=_("Skill")),
+        f"{prefix}-text": forms.CharField(
+            max_length=2000,
+            required=False,
+            label=_("Rules text"),
+            widget=forms.Textarea(attrs={"rows": 2}),
+        ),
+        f"{prefix}-opens_factions": forms.MultipleChoiceField(
+            choices=FACTION_CHOICES,
+            required=False,
+            widget=forms.CheckboxSelectMultiple,
+            label=_("Lets the gang recruit from"),
+        ),
+    }
+
+
+ROWS = {"equipment": _equipment_row, "skills": _skill_row}
+_ROW_KEY = re.compile(r"^(equipment|skills)-(\d+)-")
+
+
 class CardForm(CardFields, EntryForm):
-    """A character card (or an artillery piece) in a pack."""
+    """A character card (or an artillery piece) in a pack.
+
+    Its fields come in groups, as the card prints them: who it is, its attributes, its
+    equipment (a row per item, with + for another: no line format to learn), its skills
+    (a row each) and the rest. A row left empty is no item. ``with_another_row`` gives the
+    same form, as typed, with one more row (the + button without JavaScript).
+    """
 
     category = Item.Category.CARD
     label = "Character card"
     plural = "Character cards"
 
+    # One row per item and per skill instead of the line formats of the member's card.
+    equipment = None
+    skills = None
+
+    #: Where a field's value is in the entry's stats (for a pack file's problems).
+    stats_paths: ClassVar[dict[str, str]] = {
+        "faction_rule_name": "faction_rule.name",
+        "faction_rule_text": "faction_rule.text",
+    }
+    GROUPS: ClassVar[tuple[tuple[str, tuple[str, ...]], ...]] = (
+        ("identity", ("name", "faction", "level", "artillery", "size", "one_per_gang")),
+        ("attributes", ("hp", "dp", "xp", *bwg2.ATTRIBUTES[3:])),
+        ("more", ("vital_info", "faction_rule_name", "faction_rule_text", "notes")),
+    )
+    GROUP_TITLES: ClassVar[dict[str, Any]] = {
+        "identity": _("Who it is"),
+        "attributes": _("Attributes"),
+        "equipment": _("Equipment"),
+        "skills": _("Skills"),
+        "more": _("Vital info, faction rule, notes"),
+    }
+
+    def __init__(self, data=None, *, rows: dict[str, int] | None = None, **kwargs: Any):
+        super().__init__(data, **kwargs)
+        source = self.data if self.is_bound else self.initial
+        counts = dict.fromkeys(ROWS, 0)
+        for key in source:
+            found = _ROW_KEY.match(key)
+            if found:
+                section = found[1]
+                counts[section] = max(counts[section], int(found[2]) + 1)
+        #: sections sent with more rows than a card holds (said when it is cleaned)
+        self.too_many = [s for s in ROWS if self.is_bound and counts[s] > MAX_ROWS]
+        for section in ROWS:
+            wanted = (rows or {}).get(section, counts[section])
+            if not self.is_bound:
+                wanted = max(wanted, 1)  # an empty row to fill in
+            counts[section] = min(max(wanted, 0), MAX_ROWS)
+        self.row_counts = counts
+        for section, make in ROWS.items():
+            for i in range(counts[section]):
+                self.fields.update(make(f"{section}-{i}"))
+
+    # ---------------------------------------------------------------- rows in and out
+
     @classmethod
     def initial_from(cls, stats: dict[str, Any]) -> dict[str, Any]:
-        return cls.card_initial(stats)
+        initial = cls.card_initial(stats)
+        del initial["equipment"], initial["skills"]
+        items = stats.get("equipment") if isinstance(stats.get("equipment"), list) else []
+        for i, item in enumerate(e for e in items if isinstance(e, dict)):
+            traits = item.get("traits") if isinstance(item.get("traits"), list) else []
+            initial.update(
+                {
+                    f"equipment-{i}-name": _show(item.get("name")),
+                    f"equipment-{i}-range": _show(item.get("range")),
+                    f"equipment-{i}-str": _show(item.get("str")),
+                    f"equipment-{i}-level": item.get("level"),
+                    f"equipment-{i}-traits": ", ".join(t for t in traits if isinstance(t, str)),
+                    **{f"equipment-{i}-{f}": item.get(f) is True for f in FLAGS},
+                }
+            )
+        skills = stats.get("skills") if isinstance(stats.get("skills"), list) else []
+        for i, skill in enumerate(s for s in skills if isinstance(s, dict)):
+            opens = skill.get("opens_factions")
+            opens = opens if isinstance(opens, list) else []
+            initial.update(
+                {
+                    f"skills-{i}-name": _show(skill.get("name")),
+                    f"skills-{i}-text": _show(skill.get("text")),
+                    f"skills-{i}-opens_factions": [
+                        bwg2._lookup(bwg2.FACTIONS, f) or f for f in opens if isinstance(f, str)
+                    ],
+                }
+            )
+        return initial
+
+    @classmethod
+    def with_another_row(cls, data, section: str, **kwargs: Any) -> CardForm:
+        """The form as typed (not checked: no errors yet), with one more row in
+        ``section``: what the + button does without JavaScript."""
+        typed = cls(data, **kwargs)
+        initial = {name: typed[name].data for name in typed.fields}
+        rows = dict(typed.row_counts)
+        if section in rows:
+            rows[section] += 1
+        return cls(initial=initial, rows=rows, **kwargs)
+
+    def _row_values(self, section: str) -> list[dict[str, Any]]:
+        """The section's rows as the card holds them; an empty row is none. A row with
+        something in it but no name gets its error beside the name."""
+        values = []
+        for i in range(self.row_counts[section]):
+            prefix = f"{section}-{i}-"
+            if any(self.has_error(name) for name in self.fields if name.startswith(prefix)):
+                continue
+            row = {
+                name.removeprefix(prefix): self.cleaned_data.get(name)
+                for name in self.fields
+                if name.startswith(prefix)
+            }
+            filled = [k for k, v in row.items() if v not in (None, "", False, [])]
+            if not filled:
+                continue
+            if not (row["name"] or "").strip():
+                self.add_error(
+                    f"{prefix}name",
+                    gettext("Give it a name, or clear the row to leave it out."),
+                )
+                continue
+            values.append(row)
+        return values
+
+    def _equipment(self) -> list[dict[str, Any]]:
+        items = []
+        for row in self._row_values("equipment"):
+            items.append(
+                {
+                    "name": row["name"].strip(),
+                    "range": _number_or_text(row["range"] or ""),
+                    "str": _number_or_text(row["str"] or ""),
+                    "level": row["level"],
+                    "traits": [t.strip() for t in (row["traits"] or "").split(",") if t.strip()],
+                    **{f: bool(row[f]) for f in FLAGS},
+                }
+            )
+        return items
+
+    def _skills(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "name": row["name"].strip(),
+                "text": (row["text"] or "").strip(),
+                "opens_factions": [f for f in FACTION_IDS if f in (row["opens_factions"] or [])],
+            }
+            for row in self._row_values("skills")
+        ]
+
+    # ---------------------------------------------------------------- for the template
+
+    @property
+    def groups(self) -> list[dict[str, Any]]:
+        """The fields in the order and groups the card prints them."""
+        groups = [
+            {"id": gid, "title": self.GROUP_TITLES[gid], "fields": [self[n] for n in names]}
+            for gid, names in self.GROUPS
+        ]
+        for section in ROWS:
+            rows = []
+            for i in range(self.row_counts[section]):
+                prefix = f"{section}-{i}-"
+                names = [n for n in self.fields if n.startswith(prefix)]
+                rows.append([{"f": self[n], "key": n.removeprefix(prefix)} for n in names])
+            # A blank row for the + button to copy (numbered by the script that adds it).
+            holder = forms.Form(prefix=self.prefix)
+            holder.fields = ROWS[section](f"{section}-__i__")
+            template = [
+                {"f": holder[n], "key": n.removeprefix(f"{section}-__i__-")} for n in holder.fields
+            ]
+            groups.append(
+                {
+                    "id": section,
+                    "title": self.GROUP_TITLES[section],
+                    "rows": rows,
+                    "template": template,
+                    "full": len(rows) >= MAX_ROWS,
+                }
+            )
+        order = ("identity", "attributes", "equipment", "skills", "more")
+        return sorted(groups, key=lambda g: order.index(g["id"]))
 
     @classmethod
     def describe(cls, stats: dict[str, Any]) -> str:
@@ -330,12 +558,60 @@ class CardForm(CardFields, EntryForm):
 
     def clean(self):
         cleaned = super().clean()
+        for section in self.too_many:
+            self.add_error(
+                None,
+                gettext("A card holds at most %(most)s rows of %(section)s.")
+                % {"most": MAX_ROWS, "section": self.GROUP_TITLES[section].lower()},
+            )
+        cleaned["equipment"] = self._equipment()
+        cleaned["skills"] = self._skills()
         if not self.errors:
             self.check_card(cleaned["name"], self.card_stats())
         return cleaned
 
     def stats(self) -> dict[str, Any]:
         return self.card_stats()
+
+    @property
+    def preview(self) -> Any:
+        """The card as it will print (``rules.printing.Card``), as far as it is filled in."""
+        from rules.roster import make_roster
+
+        card = self.preview_card()
+        roster = make_roster("bwg2", "", None, [(card["name"], {"card": card})])
+        return bwg2.SYSTEM.print_cards(roster)[0]
+
+    def preview_card(self) -> dict[str, Any]:
+        """The card as far as it is filled in right (for the live preview): what is
+        missing or wrong shows as nothing (a 0, an empty line), never an error."""
+        if not self.is_bound:  # what the form shows: its starting values
+            shown = {name: self[name].value() for name in self.fields}
+            shown = {k: v for k, v in shown.items() if v not in (None, False)}
+            return type(self)(shown, pack=self.pack).preview_card()
+        self.is_valid()
+        data = self.cleaned_data
+        artillery = bool(data.get("artillery"))
+        card: dict[str, Any] = {
+            "name": (data.get("name") or "").strip(),
+            "faction": data.get("faction") or "",
+            "level": "" if artillery else data.get("level") or "",
+            "size": data.get("size") or bwg2.DEFAULT_SIZE,
+            "artillery": artillery,
+            **{a: data.get(a) or 0 for a in bwg2.ATTRIBUTES},
+            "equipment": data.get("equipment") or [],
+            "vital_info": (data.get("vital_info") or "").strip(),
+            "faction_rule": {
+                "name": (data.get("faction_rule_name") or "").strip(),
+                "text": (data.get("faction_rule_text") or "").strip(),
+            },
+            "skills": data.get("skills") or [],
+        }
+        if data.get("one_per_gang"):
+            card["one_per_gang"] = data["one_per_gang"] == "yes"
+        if (data.get("notes") or "").strip():
+            card["notes"] = data["notes"].strip()
+        return card
 
 
 class ExtraForm(EntryForm):

@@ -31,6 +31,7 @@ from campaigns.leagues.models import (
     Registration,
     ReportEvent,
     Round,
+    new_public_token,
 )
 from campaigns.leagues.pairing import (
     RANDOM,
@@ -41,7 +42,7 @@ from campaigns.leagues.pairing import (
     seeded_order,
     swiss,
 )
-from campaigns.models import CampaignGang
+from campaigns.models import CampaignGang, new_invite_token
 from rules import get_system
 from rules.campaign import CampaignError
 
@@ -90,6 +91,26 @@ def create_club(user, *, name: str, about: str = "") -> Club:
 def join_club(club: Club, user) -> ClubMember:
     member, _created = ClubMember.objects.get_or_create(club=club, user=user)
     return member
+
+
+@transaction.atomic
+def reset_invite(club: Club) -> Club:
+    """A new invite link for the club: the old one no longer finds it."""
+    locked = Club.objects.select_for_update().get(pk=club.pk)
+    locked.invite_token = new_invite_token()
+    locked.save(update_fields=["invite_token"])
+    club.invite_token = locked.invite_token
+    return club
+
+
+@transaction.atomic
+def reset_public_link(league: League) -> League:
+    """A new public link for the league: the old one no longer finds it."""
+    locked = League.objects.select_for_update().get(pk=league.pk)
+    locked.public_token = new_public_token()
+    locked.save(update_fields=["public_token"])
+    league.public_token = locked.public_token
+    return league
 
 
 @transaction.atomic

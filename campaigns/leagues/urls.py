@@ -8,6 +8,7 @@ urlpatterns = [
     path("clubs/", cv.club_list, name="club_list"),
     path("clubs/new/", cv.club_create, name="club_create"),
     path("clubs/join/<str:token>/", cv.club_join, name="club_join"),
+    path("clubs/<int:club_id>/invite/reset/", cv.club_invite_reset, name="club_invite_reset"),
     path("clubs/<int:club_id>/", cv.club_detail, name="club_detail"),
     path(
         "clubs/<int:club_id>/members/<int:member_id>/role/",
@@ -22,6 +23,11 @@ urlpatterns = [
     path("leagues/<int:league_id>/rounds/next/", cv.league_next_round, name="league_next_round"),
     path("leagues/<int:league_id>/rounds/<int:number>/swap/", cv.league_swap, name="league_swap"),
     path("leagues/<int:league_id>/finish/", cv.league_finish, name="league_finish"),
+    path(
+        "leagues/<int:league_id>/public/reset/",
+        cv.league_public_reset,
+        name="league_public_reset",
+    ),
     # views/leagues.py: standings, matches, players, public page, CSV
     path("leagues/<int:league_id>/", lv.league_detail, name="league_detail"),
     path("leagues/<int:league_id>/matches/<int:pairing_id>/", lv.match_detail, name="match_detail"),

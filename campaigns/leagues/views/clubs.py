@@ -20,6 +20,7 @@ from django.db.models import Count, F, Max, Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from builder.models import Gang, Member, MemberItem
@@ -44,6 +45,7 @@ from campaigns.leagues.models import (
     Registration,
 )
 from campaigns.leagues.services import LeagueError
+from campaigns.views import link_gone
 from rules import get_system
 
 
@@ -171,9 +173,22 @@ def club_member_role(request: HttpRequest, club_id: int, member_id: int) -> Http
 
 
 @login_required
+@post_only("club_detail")
+def club_invite_reset(request: HttpRequest, club_id: int) -> HttpResponse:
+    """A new invite link (an organiser's): the old one says it is no longer valid."""
+    club = services.get_club_for_user(request.user, club_id)
+    _require_organiser(services.role_of(club, request.user))
+    services.reset_invite(club)
+    messages.success(request, _("The old invite link no longer works; here is the new one."))
+    return redirect(reverse("club_detail", args=[club.pk]) + "#invite")
+
+
+@login_required
 @require_http_methods(PAGE_METHODS)
 def club_join(request: HttpRequest, token: str) -> HttpResponse:
-    club = get_object_or_404(Club, invite_token=token)
+    club = Club.objects.filter(invite_token=token).first()
+    if club is None:
+        return link_gone(request, _("invite link"))
     membership = ClubMember.objects.filter(club=club, user=request.user).first()
     if request.method == "POST":
         if membership is None:
@@ -235,6 +250,17 @@ def league_settings(request: HttpRequest, league_id: int) -> HttpResponse:
             messages.success(request, "The league's settings are saved.")
             return redirect("league_detail", league_id=league.pk)
     return _league_form_page(request, form, club=league.club, league=league)
+
+
+@login_required
+@post_only("league_detail")
+def league_public_reset(request: HttpRequest, league_id: int) -> HttpResponse:
+    """A new public link (an organiser's): the old one says it is no longer valid."""
+    league = _league(request, league_id)
+    _require_organiser(league.my_role)
+    services.reset_public_link(league)
+    messages.success(request, _("The old public link no longer works; here is the new one."))
+    return redirect(reverse("league_detail", args=[league.pk]) + "#organiser")
 
 
 # --------------------------------------------------------------------------- registering

@@ -35,6 +35,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from builder.models import Gang
 from campaigns.access import login_required
 from campaigns.charts import Series, chart_table, line_chart
 from campaigns.leagues import services
@@ -48,6 +49,7 @@ from campaigns.leagues.models import (
     Registration,
     Round,
 )
+from campaigns.views import link_gone
 from rules import get_system
 
 READ_METHODS = ["GET", "HEAD"]
@@ -567,8 +569,21 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
         )
         if organiser
         else "",
+        "own_join": _own_join(league, board, request.user) if organiser else None,
     }
     return render(request, "leagues/league_detail.html", context)
+
+
+def _own_join(league: League, board: Board, user) -> list[tuple[int, str]] | None:
+    """An organiser who is not playing yet, while the league takes registrations: her
+    gangs of the league's game, to join with one button (one query); None otherwise (a
+    late entry to a Swiss league goes through the Register page, like everyone's)."""
+    if league.status != League.REGISTRATION:
+        return None
+    if any(entry.player_id == user.pk for entry in board.registrations):
+        return None
+    gangs = Gang.objects.filter(owner=user, system=league.system).order_by("name", "pk")
+    return list(gangs.values_list("pk", "name"))
 
 
 # --------------------------------------------------------------------------- a player
@@ -872,10 +887,14 @@ def _step_settle(request: HttpRequest, seat: Seat) -> HttpResponse:
 
 @require_http_methods(READ_METHODS)
 def league_public(request: HttpRequest, token: str) -> HttpResponse:
-    league = get_object_or_404(
-        League.objects.select_related("club").annotate(last_round=_last_round_subquery()),
-        public_token=token,
+    league = (
+        League.objects.select_related("club")
+        .annotate(last_round=_last_round_subquery())
+        .filter(public_token=token)
+        .first()
     )
+    if league is None:
+        return link_gone(request, _("public link"))
     board = _board(league)
     facts = _facts(league, len(board.registrations))
     context = {
