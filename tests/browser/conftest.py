@@ -66,7 +66,19 @@ def _page(browser, **options):
 
 @pytest.fixture
 def page(browser):
-    """A phone-sized page (375 px wide) with JavaScript on."""
+    """A phone-sized page (375 px wide) with JavaScript on.
+
+    The site's Content-Security-Policy forbids eval, and Playwright's polling waits
+    (``wait_for_function``) evaluate their predicate in the page: these contexts let the
+    test's own scripts run. ``strict_page`` keeps the policy whole, to test it."""
+    context, page = _page(browser, bypass_csp=True)
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def strict_page(browser):
+    """A phone-sized page under the site's Content-Security-Policy, as a visitor's."""
     context, page = _page(browser)
     yield page
     context.close()
@@ -75,6 +87,6 @@ def page(browser):
 @pytest.fixture
 def page_without_js(browser):
     """A phone-sized page with JavaScript off: plain forms and reloads."""
-    context, page = _page(browser, java_script_enabled=False)
+    context, page = _page(browser, java_script_enabled=False, bypass_csp=True)
     yield page
     context.close()

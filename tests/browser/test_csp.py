@@ -52,7 +52,8 @@ class Watch:
         assert self.violations() == [], url
 
 
-def test_the_watch_sees_a_violation(page: Page, live_server):
+def test_the_watch_sees_a_violation(strict_page: Page, live_server):
+    page = strict_page
     """The listener works: an inline script, which the policy forbids, is reported."""
     watch = Watch(page)
     page.goto(live_server.url + "/rules/")
@@ -65,7 +66,8 @@ def test_the_watch_sees_a_violation(page: Page, live_server):
     assert any("script-src" in v for v in watch.violations())
 
 
-def test_main_pages_and_the_builder_break_no_policy(page: Page, live_server):
+def test_main_pages_and_the_builder_break_no_policy(strict_page: Page, live_server):
+    page = strict_page
     base = live_server.url
     watch = Watch(page)
     for path in ["/", "/accounts/login/", "/accounts/signup/", "/rules/", "/roster-format/"]:

@@ -30,7 +30,8 @@ def fits(page: Page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
-def test_a_card_made_by_copying_a_book_card(page: Page, live_server):
+def test_a_card_made_by_copying_a_book_card(strict_page: Page, live_server):
+    page = strict_page
     call_command("load_content", verbosity=0)
     User.objects.create_user("clubber", password=PASSWORD)
     user = User.objects.get(username="clubber")
