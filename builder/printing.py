@@ -6,16 +6,23 @@ card (``system.print_cards``); this module lays the cards out, nine to a page, w
 marks, and backs mirrored for long-edge duplex; the templates in ``templates/pdf/`` draw
 them; ``rules.pdf`` turns the HTML into a PDF, fetching nothing but our static files.
 
-**Text never gets cut off.** A card is laid out, then measured in WeasyPrint's own layout:
-a back that overflows is set at 7 pt, and one that still overflows is split where the
-layout says, its rest going on to a second card (front "continued", back the rest). The
-loop stops when every face fits.
+**No wasted cards, and text never gets cut off.** A card's text (its weapons with their
+figures first, then each section, then the play notes) fills the front under the
+identity block and stat line, then the back, then, when it must, the front and back of a
+second card, whose front carries the text on (never only "see the back"). Each card is
+first laid out whole, all its text on its front, and measured in WeasyPrint's own layout;
+one that overflows is cut, between items or between two lines of an entry, where that
+layout says, at 8 pt, or at 7 pt (the smallest we print) when that saves a card. The
+cards are laid out again and measured; the loop stops when every face fits (a cut a line
+out is made again with a line to spare).
 """
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import datetime
+import itertools
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
@@ -77,13 +84,17 @@ PAPERS = {
 CARD_W, CARD_H = 63.0, 88.0  # poker size, mm
 COLS, ROWS = 3, 3
 PER_PAGE = COLS * ROWS
-BACK_PT = 8.0  # a back's usual text size
-MIN_PT = 7.0  # the smallest we print; below this, text goes on to a second card
+BACK_PT = 8.0  # a card's usual text size
+MIN_PT = 7.0  # the smallest we print: text that does not fit then goes on to a second card
 MARK_GAP, MARK_LEN = 1.5, 4.5  # cut marks start this far outside the grid (mm)
 PX_PER_MM = 96 / 25.4  # WeasyPrint's layout unit
-LONG_BACK = 250  # characters: a back this long is also measured at 7 pt in the same layout
-OVERLEAF = 5.0  # mm kept free at the foot of a split back for "Continued on card 2"
-CONTINUED_HEADING = 4.5  # mm kept free at the top of a second card for "Skills (continued)"
+CARD_PAD = 2.4  # mm: a card's padding, top and bottom (where the first front's text starts)
+BACK_TOP = 7.2  # mm: where the text of a back or a further front starts, under its heading
+LINE = 1.07  # the cards' line height
+SHORT_CARD = 300  # characters of text that surely fit a front: not measured unless it overflows
+FRONT_HOLDS = 1000  # characters of text: more never fit a front whole
+LONG_CARD = 1200  # characters: a card with this much text is also measured at 7 pt at once
+OVERLEAF = 3.4  # mm kept free at the foot of a back followed by another card
 
 
 # --------------------------------------------------------------------------- the roster
@@ -132,12 +143,13 @@ def prepare(roster: Mapping[str, Any]) -> Printed:
 
 @dataclass
 class Group:
-    """A block of a card's back: the weapons table, a section, or the play notes."""
+    """A block of a card's text: the weapons table, a section, or the play notes."""
 
     kind: str  # "weapons" | "section" | "notes"
     title: str
     items: list[Any]  # Weapon | Entry | str
-    continued: bool = False
+    continued: bool = False  # it began on an earlier face: its heading says "(continued)"
+    cut: bool = False  # it starts with the rest of a cut entry ("Term (continued)"): no title
 
     @property
     def columns(self) -> dict[str, bool]:
@@ -158,22 +170,37 @@ class Group:
 
 @dataclass
 class Face:
-    """One physical card: a member's card, or the second card its back went on to."""
+    """One physical card of a member: its front and its back.
+
+    The first card's front has the member's identity block (name, kind, mark, stat line,
+    facts, tracks) and then ``front``, the text that fits under it; its back goes on with
+    ``groups``. A member whose text needs more has further cards, whose fronts and backs
+    both carry text under a small heading ("Name 2/2"), never only "see the back".
+    """
 
     card: Card
-    groups: list[Group]
+    groups: list[Group]  # the back's text
+    front: list[Group] = field(default_factory=list)  # the front's text, under its heading
     part: int = 1
     parts: int = 1
-    size: float = BACK_PT
-    front_size: float = BACK_PT
+    size: float = BACK_PT  # the text's size, front and back
+    front_size: float = BACK_PT  # the identity block's (7 pt only when it alone overflows)
     id: str = ""
 
     @property
     def continues(self) -> bool:
         return self.part < self.parts
 
+    @property
+    def identity_size(self) -> float:
+        """The identity block's text size: never larger than the card's text."""
+        return min(self.front_size, self.size)
+
 
 def back_groups(card: Card) -> list[Group]:
+    """A card's text in the order it prints: the weapons with their figures, then each
+    section, then the play notes. It fills the first front under the identity block, then
+    the back, then further cards."""
     groups = []
     if card.weapons:
         groups.append(Group("weapons", "Equipment", list(card.weapons)))
@@ -198,7 +225,7 @@ class Fit:
     height: float
     items: dict[tuple[int, int], tuple[float, float, list[tuple[float, int]]]] = field(
         default_factory=dict
-    )  # (group, item) -> (top, bottom, [(line bottom, words so far)])
+    )  # (group, item) -> (top, bottom, [(line bottom, letters so far)]); item -1: heading
 
 
 def _boxes(box) -> Iterator[Any]:
@@ -207,8 +234,16 @@ def _boxes(box) -> Iterator[Any]:
         yield from _boxes(child)
 
 
-def _words(box) -> int:
-    return sum(len(b.text.split()) for b in _boxes(box) if hasattr(b, "text"))
+def _letters(box) -> int:
+    """The letters (not spaces) of a line's own text: a word broken after its hyphen
+    counts on both lines, so lines are told apart by letters, not words; a section's
+    run-in title is not part of its entry's text."""
+    element = getattr(box, "element", None)
+    if element is not None and "group-title" in (element.get("class") or "").split():
+        return 0
+    if hasattr(box, "text"):
+        return len("".join(box.text.split()))
+    return sum(_letters(child) for child in getattr(box, "children", None) or ())
 
 
 def measure(document) -> dict[str, Fit]:
@@ -230,11 +265,11 @@ def measure(document) -> dict[str, Fit]:
                 ref = item_el.get("data-item") if item_el is not None else None
                 if not ref or (ref_key := tuple(int(n) for n in ref.split("."))) in fit.items:
                     continue
-                lines, words = [], 0
+                lines, letters = [], 0
                 for line in _boxes(item):
                     if type(line).__name__ == "LineBox":
-                        words += _words(line)
-                        lines.append((line.position_y + line.height - top, words))
+                        letters += _letters(line)
+                        lines.append((line.position_y + line.height - top, letters))
                 fit.items[ref_key] = (
                     item.position_y - top,
                     item.position_y + item.margin_height() - top,
@@ -244,77 +279,130 @@ def measure(document) -> dict[str, Fit]:
     return found
 
 
-def split_face(face: Face, fit: Fit) -> list[Face]:
-    """Cut a back into as many cards as its measured layout needs, in one go.
+def line_height(size: float) -> float:
+    """One line of a card's text at ``size`` pt, in layout units."""
+    return size * LINE * 96 / 72
 
-    Items go on the current card while their measured bottom is within its room; an
-    entry that runs past it is cut between two lines (its rest goes on as "Term
-    (continued)"); anything else moves whole to the next card. A card that starts in
-    the middle of a section keeps room for the section's "(continued)" heading, and every
-    card but the last keeps room for "Continued on card n".
+
+def split_face(face: Face, fit: Fit, *, slack: float = 0.0) -> list[Face]:
+    """Cut a member's text into cards, in one go, from one layout of it.
+
+    ``face`` has all of the member's text on its front under the identity block, and
+    ``fit`` is that front's measured layout. The text fills, in order, the first front
+    (what is left under the identity block), its back, then the front and back of each
+    further card (the room under a small heading). Items go on while their measured bottom
+    is within the room; an entry that runs past it is cut between two lines (its rest
+    goes on as "Term (continued)"); anything else moves whole. A face that starts in the
+    middle of a group keeps room for its "(continued)" heading (a table's heading row, or
+    a line for a section's run-in title or a cut entry's "Term (continued)"), and a back
+    followed by another card keeps room for "Continued on card n". ``slack`` is room kept
+    free on every face, when a first cut was a line out.
     """
-    room = fit.capacity - OVERLEAF * PX_PER_MM
-    cutter = _Cutter(room, room - CONTINUED_HEADING * PX_PER_MM)
-    for gi, group in enumerate(face.groups):
+    front_room = fit.capacity - slack
+    later_room = fit.capacity - (BACK_TOP - CARD_PAD) * PX_PER_MM - slack
+    heads = {gi: bottom - top for (gi, ii), (top, bottom, _l) in fit.items.items() if ii == -1}
+    cutter = _Cutter(front_room, later_room, fit.height, heads, line_height(face.size))
+    for gi, group in enumerate(face.front + face.groups):
+        head_top = fit.items.get((gi, -1), (None,))[0]
         for ii, item in enumerate(group.items):
             top, bottom, lines = fit.items.get((gi, ii), (None, None, []))
+            if ii == 0 and head_top is not None and top is not None:
+                top = head_top  # a group's heading goes with its first item
             if top is None or cutter.fits(bottom):
                 cutter.add(gi, group, item, continued=ii > 0)
             elif isinstance(item, Entry) and lines:
                 cutter.add_entry(gi, group, ii, item, top, lines)
             else:
-                cutter.new_card(top)
+                cutter.next_face(top, gi if ii > 0 else None)
                 cutter.add(gi, group, item, continued=ii > 0)
-    parts = [groups for groups, _gi in cutter.cards if groups]
-    if len(parts) < 2:
-        return [face]
-    return [replace(face, groups=groups, id="") for groups in parts]
+    chunks = cutter.faces
+    while len(chunks) > 1 and not chunks[-1]:
+        chunks.pop()
+    if len(chunks) % 2:
+        chunks.append([])
+    return [
+        replace(face, front=chunks[n], groups=chunks[n + 1], id="")
+        for n in range(0, len(chunks), 2)
+    ]
 
 
 class _Cutter:
-    """The cards a back is being cut into: each a list of groups, and where it starts."""
+    """The faces a member's text is being cut into, in print order (front, back, front,
+    back…): each a list of groups, with where it starts in the measured layout."""
 
-    def __init__(self, first_room: float, later_room: float):
-        self.cards: list[tuple[list[Group], int | None]] = [([], None)]
-        self.offset, self.room, self.later_room = 0.0, first_room, later_room
+    def __init__(self, first_room, later_room, end, heads, line):
+        self.faces: list[list[Group]] = [[]]
+        self.last: int | None = None  # the group the current face ends with
+        self.offset, self.keep = 0.0, 0.0
+        self.first_room, self.later_room, self.end = first_room, later_room, end
+        self.heads, self.line = heads, line
+
+    def room(self) -> float:
+        n = len(self.faces) - 1
+        room = (self.first_room if n == 0 else self.later_room) - self.keep
+        if n % 2 and self.end - self.offset > room:  # a back with more to come
+            room -= OVERLEAF * PX_PER_MM
+        return room
 
     def fits(self, bottom: float) -> bool:
-        return bottom - self.offset <= self.room
+        return bottom - self.offset <= self.room()
 
-    def new_card(self, at: float) -> None:
-        if self.cards[-1][0]:
-            self.cards.append(([], None))
-            self.offset, self.room = at, self.later_room
+    def next_face(self, at: float, continuing: int | None) -> None:
+        """Go on to the next face at ``at``; ``continuing``: the group it starts in the
+        middle of. Its heading then says "(continued)": a table's heading row takes its
+        measured height; a section's title, or "Term (continued)" at the start of a cut
+        entry, runs in and may push the text a line down."""
+        if not self.faces[-1] and len(self.faces) > 1:
+            return  # an item taller than a whole face stays where it is
+        self.faces.append([])
+        self.last = None
+        self.offset = at
+        self.keep = 0.0 if continuing is None else self.heads.get(continuing, self.line)
 
-    def add(self, gi: int, group: Group, item: Any, *, continued: bool) -> None:
-        """Put ``item`` on the current card; ``continued``: its group began on an earlier
-        one (so the group's heading says so)."""
-        groups, last = self.cards[-1]
-        if groups and last == gi:
+    def add(self, gi: int, group: Group, item: Any, *, continued: bool, cut: bool = False) -> None:
+        """Put ``item`` on the current face; ``continued``: its group began on an earlier
+        one (so the group's heading says so); ``cut``: it is the rest of a cut entry."""
+        groups = self.faces[-1]
+        if groups and self.last == gi:
             groups[-1].items.append(item)
         else:
-            groups.append(replace(group, items=[item], continued=group.continued or continued))
-            self.cards[-1] = (groups, gi)
+            continued = group.continued or continued
+            groups.append(replace(group, items=[item], continued=continued, cut=cut))
+            self.last = gi
 
     def add_entry(self, gi, group, ii, entry: Entry, top: float, lines) -> None:
-        """Place an entry line by line: (line bottom, words so far) from the layout."""
+        """Place an entry line by line: (line bottom, letters so far) from the layout. A cut
+        leaves at least two lines to go on; an entry of one or two lines moves whole
+        (unless it is alone on a face and still too long)."""
         words = entry.term.split() + entry.text.split()
         term_words = len(entry.term.split())
-        placed, previous_bottom, previous_words = 0, top, 0
+        ends = list(itertools.accumulate(len(w) for w in words))  # letters to each word's end
+        done, placed, at = 0, 0, top  # lines and words placed, where the rest starts
 
         def piece(upto: int) -> Entry:
             term = entry.term if placed < term_words else f"{entry.term} (continued)"
             return Entry(term, " ".join(words[max(placed, term_words) : upto]))
 
-        for bottom, count in lines:
-            if not self.fits(bottom):
-                if previous_words > max(placed, term_words):
-                    self.add(gi, group, piece(previous_words), continued=ii > 0 or placed > 0)
-                    placed = previous_words
-                self.new_card(previous_bottom if placed else top)
-            previous_bottom, previous_words = bottom, count
+        while done < len(lines):
+            left = len(lines) - done
+            fitting = 0
+            while fitting < left and self.fits(lines[done + fitting][0]):
+                fitting += 1
+            if fitting == left:
+                break
+            take = min(fitting, left - 2) if left >= 3 else 0
+            if not take and not self.faces[-1] and len(self.faces) > 1:
+                take = max(fitting, 1)  # alone on a face: cut it all the same
+            if take:  # the words that end on those lines (not one broken at a hyphen)
+                upto = bisect.bisect_right(ends, lines[done + take - 1][1])
+                self.add(gi, group, piece(upto), continued=ii > 0 or placed > 0, cut=placed > 0)
+                placed, done = upto, done + take
+                at = lines[done - 1][0]
+                self.next_face(at, gi)
+            else:
+                self.next_face(at, gi if ii > 0 or placed else None)
         if placed < len(words):
-            self.add(gi, group, piece(len(words)), continued=ii > 0 or placed > 0)
+            self.add(gi, group, piece(len(words)), continued=ii > 0 or placed > 0, cut=placed > 0)
 
 
 @dataclass
@@ -443,35 +531,20 @@ def _render(html: str):
     return render_document(html, static, fetcher=make_fetcher(static))
 
 
-def _card_faces(printed: Printed, member_key: str | None) -> list[Face]:
-    """A face per card, or the faces this process already found a card needs."""
-    cards = printed.cards
-    if member_key is not None:
-        cards = [c for c in cards if c.key == member_key]
-        if not cards:
-            raise KeyError(f"no member {member_key!r} in this gang")
-    known = _fitted([_card_digest(card) for card in cards])
-    faces = []
-    for card in cards:
-        fitted = known.get(_card_digest(card))
-        if fitted is None:
-            faces.append(Face(card, back_groups(card)))
-        else:
-            faces += [Face(card, g, size=size, front_size=front) for g, size, front in fitted]
-    return faces
-
-
-# How each card was fitted (its sizes, and where its back was split), by the card's
-# content, in the PDF cache: printing the same member again (another paper, one card, the
-# gang after a change to someone else) needs one layout, not two. Every layout is
-# measured all the same, so a stale entry only costs a second layout.
 def _card_digest(card: Card) -> str:
+    """How each card was fitted (its sizes, and where its text was cut) is kept by the
+    card's content in the PDF cache: printing the same member again (another paper, one
+    card, the gang after a change to someone else) needs one layout, not two. Every
+    layout is measured all the same, so a stale entry only costs more layouts."""
     import hashlib
 
     return "fit:" + _print_code_digest() + ":" + hashlib.sha256(repr(card).encode()).hexdigest()
 
 
-def _fitted(digests: list[str]) -> dict[str, list[tuple[list[Group], float, float]]]:
+Fitted = list[tuple[list[Group], list[Group], float, float]]  # (front, back, size, front size)
+
+
+def _fitted(digests: list[str]) -> dict[str, Fitted]:
     from django.core.cache import caches
 
     try:
@@ -483,10 +556,10 @@ def _fitted(digests: list[str]) -> dict[str, list[tuple[list[Group], float, floa
 def _remember(faces: list[Face]) -> None:
     from django.core.cache import caches
 
-    by_card: dict[str, list[tuple[list[Group], float, float]]] = {}
+    by_card: dict[str, Fitted] = {}
     for face in faces:
         by_card.setdefault(_card_digest(face.card), []).append(
-            (face.groups, face.size, face.front_size)
+            (face.front, face.groups, face.size, face.front_size)
         )
     with contextlib.suppress(OSError):
         caches["pdf"].set_many(by_card)
@@ -504,6 +577,115 @@ def _number(faces: list[Face]) -> list[Face]:
     return faces
 
 
+@dataclass
+class _Plan:
+    """How one member's cards are being fitted.
+
+    Until it is cut (``faces`` is None) the member is one card with all its text on the
+    front, at ``size``: laid out like that, the front either fits (done) or tells, by its
+    measured layout, where each face's text ends. The measured layout comes from a copy
+    laid out whole in the measuring section, at the top of a tall page (a card in the
+    bottom row is cut short at the foot of its page). ``fits`` keeps that layout by size
+    (None: everything fitted on the front at that size).
+    """
+
+    card: Card
+    groups: list[Group]
+    size: float = BACK_PT
+    front_size: float = BACK_PT
+    faces: list[Face] | None = None
+    fits: dict[float, Fit | None] = field(default_factory=dict)
+    slack: float = 0.0
+    cached: bool = False
+    copy: bool = False  # lay it out whole in the measuring section, however short
+
+    def whole(self, size: float) -> Face:
+        return Face(self.card, [], front=self.groups, size=size, front_size=self.front_size)
+
+    def current(self) -> list[Face]:
+        return self.faces if self.faces is not None else [self.whole(self.size)]
+
+    def copies(self, *, every: bool = False) -> list[float]:
+        """The sizes it is laid out at, whole, in the measuring section: its size unless
+        its text is short (it surely fits the front) and ``every`` is false, and 7 pt too
+        when it is long (so that one layout tells how it fits at either size)."""
+        if self.faces is not None:
+            return []
+        length = _text_length(self.groups)
+        sizes = [self.size] if every or self.copy or length > SHORT_CARD else []
+        if self.size > MIN_PT and length > LONG_CARD:
+            sizes.append(MIN_PT)
+        return sizes
+
+    def refit(self, faces: list[Face], overflow: dict[str, Fit], measured: set[str]) -> None:
+        """Change the plan after a layout in which one of ``faces`` overflowed;
+        ``measured``: the ids of the copies in the measuring section."""
+        if self.faces is not None:
+            if self.cached:  # a remembered fit that no longer fits: start again
+                self.faces, self.cached, self.size = None, False, BACK_PT
+            else:  # the cut was a line out somewhere: cut again, keeping a line more
+                self.slack += line_height(self.size)
+                self._choose()
+            return
+        (face,) = faces
+        copy = _copy_id(face.size, face.id)
+        if copy not in measured:
+            self.copy = True  # the next layout measures it whole
+            return
+        fit = overflow.get(copy) or overflow.get(f"f{face.id}")
+        if fit is None:
+            return
+        identity = min((top for top, _b, _l in fit.items.values()), default=fit.height)
+        if identity > fit.capacity + 0.5 and self.front_size > MIN_PT:
+            self.front_size = MIN_PT  # the name and stat line alone overflow: set them smaller
+            self.copy = True
+            return
+        self.fits[face.size] = fit
+        if _copy_id(MIN_PT, face.id) in measured:
+            self.fits[MIN_PT] = overflow.get(_copy_id(MIN_PT, face.id))
+        self._choose()
+
+    def _choose(self) -> None:
+        """The fewest cards, at 8 pt if 7 pt needs as many; measure at 7 pt first if 8 pt
+        needs more than one card and 7 pt was never tried."""
+        options = []
+        for size, fit in self.fits.items():
+            whole = self.whole(size)
+            cut = [whole] if fit is None else split_face(whole, fit, slack=self.slack)
+            options.append((len(cut), -size, cut))
+        count, minus_size, cut = min(options, key=lambda o: (o[0], o[1]))
+        if count > 1 and MIN_PT not in self.fits:
+            self.faces, self.size, self.copy = None, MIN_PT, True
+            return
+        self.faces, self.size = cut, -minus_size
+
+
+def _copy_id(size: float, face_id: str) -> str:
+    return f"m{size:g}:{face_id}"
+
+
+def _plans(printed: Printed, member_key: str | None) -> list[_Plan]:
+    """A plan per card: remembered faces, or the card whole to be measured."""
+    cards = printed.cards
+    if member_key is not None:
+        cards = [c for c in cards if c.key == member_key]
+        if not cards:
+            raise KeyError(f"no member {member_key!r} in this gang")
+    known = _fitted([_card_digest(card) for card in cards])
+    plans = []
+    for card in cards:
+        plan = _Plan(card, back_groups(card))
+        fitted = known.get(_card_digest(card))
+        if fitted:
+            plan.faces = [
+                Face(card, back, front=front, size=size, front_size=front_size)
+                for front, back, size, front_size in fitted
+            ]
+            plan.cached = True
+        plans.append(plan)
+    return plans
+
+
 def layout_cards(
     printed: Printed,
     paper: Paper,
@@ -513,7 +695,7 @@ def layout_cards(
     share_url: str | None = None,
 ):
     """Lay the cards out until every face fits; return the WeasyPrint document."""
-    faces = _number(_card_faces(printed, member_key))
+    plans = _plans(printed, member_key)
     context = _base_context(printed, paper, share_url)
     x0, y0 = grid(paper)
     context.update(
@@ -527,31 +709,45 @@ def layout_cards(
         qr_box=qr_place(paper),
         card_w=CARD_W,
         card_h=CARD_H,
+        back_top=BACK_TOP,
+        line=LINE,
         fronts_only=fronts_only,
     )
+    # When some card surely overflows its front, the first layout only measures the cards
+    # laid out whole (the sheets would be laid out again anyway); else it is also the one
+    # printed when everything fits.
+    measure_only = any(p.faces is None and _text_length(p.groups) > FRONT_HOLDS for p in plans)
     for _attempt in range(8):
-        context["pages"] = pages(faces, paper, fronts_only=fronts_only)
-        context["measuring"] = [] if fronts_only else [f for f in faces if _long(f)]
+        placed = [(plan, plan.current()) for plan in plans]
+        faces = _number([face for _plan, own in placed for face in own])
+        measuring = [
+            replace(own[0], size=size, id=_copy_id(size, own[0].id))
+            for plan, own in placed
+            for size in plan.copies(every=measure_only)
+        ]
+        context["pages"] = [] if measure_only else pages(faces, paper, fronts_only=fronts_only)
+        context["measuring"] = measuring
         document = _render(render_to_string("pdf/cards.html", context))
         overflow = measure(document)
         printed_pages = document.pages[: len(context["pages"])]
-        if not any(key[0] in "fb" for key in overflow):
+        if not measure_only and not any(key[0] in "fb" for key in overflow):
             if not fronts_only:  # without backs, the backs were never measured
                 _remember(faces)
             return document.copy(printed_pages)
-        faces = _refit(faces, overflow)
+        measured = {face.id for face in measuring}
+        for plan, own in placed:
+            copies = (_copy_id(size, own[0].id) for size in (plan.size, MIN_PT))
+            if any(f"{side}{face.id}" in overflow for face in own for side in "fb") or (
+                measure_only and any(copy in overflow for copy in copies)
+            ):
+                plan.refit(own, overflow, measured)
+        measure_only = False
     return document.copy(printed_pages)
 
 
-def _long(face: Face) -> bool:
-    """A back with enough text that it may not fit at the usual size (so it is also laid
-    out at 7 pt, to see whether it fits then and where it would split)."""
-    return face.size > MIN_PT and _text_length(face) > LONG_BACK
-
-
-def _text_length(face: Face) -> int:
+def _text_length(groups: list[Group]) -> int:
     length = 0
-    for group in face.groups:
+    for group in groups:
         for item in group.items:
             if isinstance(item, Entry):
                 length += len(item.term) + len(item.text) + 1
@@ -561,31 +757,6 @@ def _text_length(face: Face) -> int:
                 length += len(str(item))
         length += 25  # the group's title
     return length
-
-
-def _refit(faces: list[Face], overflow: dict[str, Fit]) -> list[Face]:
-    """New faces for those that overflowed: the front at 7 pt; the back at 7 pt if it
-    fits then (the measuring copy says so), else split where the 7 pt layout ran out."""
-    refitted: list[Face] = []
-    for face in faces:
-        front, back = overflow.get(f"f{face.id}"), overflow.get(f"b{face.id}")
-        if front and face.front_size > MIN_PT:
-            face.front_size = MIN_PT
-        if back is None:
-            refitted.append(face)
-            continue
-        small = overflow.get(f"m{face.id}")
-        if face.size > MIN_PT:
-            face.size = MIN_PT
-            if small is None and _long(replace(face, size=BACK_PT)):
-                refitted.append(face)  # measured at 7 pt: it fits
-                continue
-            back = small  # None: not measured at 7 pt; the next layout will say
-            if back is None:
-                refitted.append(face)
-                continue
-        refitted.extend(split_face(face, back))
-    return _number(refitted)
 
 
 def _write(document) -> bytes:

@@ -6,12 +6,13 @@ print module lays them out (``builder/printing.py``: templates, then ``rules.pdf
 sixth system that fills these in gets cards, a generic gang sheet and a quick-reference
 sheet without any other change.
 
-A card is 63 by 88 mm. Its **front** shows the name, a line under it (``kind``), a mark
-(one of :data:`MARKS`, our own SVG icons), the system's stat line and the tracks to tick
-during play. Its **back** shows the weapons, then each section in order (vital info, the
-faction rule, skills with their full text, what each weapon trait means), then the notes
-that change play. A back that does not fit is set smaller (down to 7 pt) and then goes on
-to a second card: systems never shorten their text to make it fit.
+A card is 63 by 88 mm. Its **front** starts with the name, a line under it (``kind``), a
+mark (one of :data:`MARKS`, our own SVG icons), the system's stat line, the facts and the
+tracks to tick during play. Then comes the card's text, in order: the weapons with their
+figures, each section (vital info, the faction rule, skills with their full text, what
+each weapon trait means), then the notes that change play. The text fills the front, then
+the back; text that does not fit is set smaller (down to 7 pt) and then goes on to a
+second card: systems never shorten their text to make it fit.
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ MARKS: dict[str, str] = {
     "diamond": "a diamond (specialists)",
     "circle": "a plain disc (minions, rabble, anything else)",
 }
+
+
+ONE_ROW = 9  # the most cells a card's stat line has in one row (63 mm wide: 6.4 mm each)
 
 
 @dataclass(frozen=True)
@@ -59,7 +63,7 @@ class Track:
 
 @dataclass(frozen=True)
 class Weapon:
-    """A line of the back's equipment table. Empty strings print as a dash."""
+    """A line of the card's equipment table. Empty strings print as a dash."""
 
     name: str
     range: str = ""
@@ -79,7 +83,7 @@ class Entry:
 
 @dataclass(frozen=True)
 class Section:
-    """A titled block of entries, on a card's back or on the quick-reference sheet."""
+    """A titled block of entries, on a card or on the quick-reference sheet."""
 
     title: str
     entries: tuple[Entry, ...]
@@ -109,7 +113,7 @@ class Card:
     sections: list[Section] = field(default_factory=list)
     play_notes: list[str] = field(default_factory=list)
     count: int = 1  # figures this card stands for (a team of minions, a rabble group)
-    stat_break: int = 0  # cells in the stat line's first row when it takes two (0: even)
+    stat_break: int = 0  # where the stat line's second group starts (its own row if two)
 
     def __post_init__(self) -> None:
         if self.mark not in MARKS:
@@ -117,12 +121,20 @@ class Card:
 
     @property
     def stat_rows(self) -> list[list[Stat]]:
-        """The stat line in one row, or in two when it has more than seven cells (split
+        """The stat line in one row, or in two when it has more than nine cells (split
         where the system says, as the book groups them, else evenly)."""
-        if len(self.stats) <= 7:
+        if len(self.stats) <= ONE_ROW:
             return [self.stats] if self.stats else []
         cut = self.stat_break if 0 < self.stat_break < len(self.stats) else -(-len(self.stats) // 2)
         return [self.stats[:cut], self.stats[cut:]]
+
+    @property
+    def stat_group_start(self) -> int:
+        """In a one-row stat line, the cell that starts the system's second group (the
+        card draws a heavier line before it); 0: none."""
+        if len(self.stats) <= ONE_ROW and 0 < self.stat_break < len(self.stats):
+            return self.stat_break
+        return 0
 
     def text(self) -> str:
         """Every word printed on the card, front then back (for tests and search)."""
@@ -140,7 +152,7 @@ class Card:
 
 
 def play_notes(findings: Iterable[Finding]) -> list[str]:
-    """Findings as notes for the back of a card: the message, marked when it is an error."""
+    """Findings as notes for a card: the message, marked when it is an error."""
     return [f"{'Not legal: ' if f.is_error else ''}{f.message}" for f in findings]
 
 

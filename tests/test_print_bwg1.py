@@ -597,3 +597,56 @@ def test_the_gang_sheet_pdf_prints_the_final_attributes():
     text = squash(pdf_text(sheet_pdf(daltons_with_advances({"str": 1}))))
     assert squash("Str: 4") in text
     assert squash(bwg1.SKILLS[0].text) in text  # Brute Strength, reached through the advance
+
+
+# --------------------------------------------------------------------------- one card
+
+
+WAR_HORSE = {"name": "War horse", "str": 6, "qui": 6, "sta": 5, "int": 3, "speed": 10, "xp": 80}
+# The book's Leader with all he can have on his card: the book's three weapons, a horse,
+# his profession (and its Leader rule), Leader's Luck, and six skills (every attribute at 4
+# or more: 20 points spent).
+BOOK_SIZED_LEADER = member(
+    "leader",
+    "gunslinger",
+    weapons=[BOWIE, REMINGTON, WINCHESTER],
+    horse=WAR_HORSE,
+    str=3,
+    qui=4,
+    sta=3,
+    int=4,
+    rc=3,
+    mc=3,
+)
+
+
+@needs_printing
+def test_a_book_sized_leader_prints_on_one_card_front_and_back():
+    from builder import printing
+
+    roster = gang(("Big Boss Dalton", BOOK_SIZED_LEADER))
+    (card,) = cards_of(roster)
+    assert len(card.weapons) == 3 and len(section(card, "Skills")) == 6
+    assert section(card, "Equipment rules") and section(card, "Profession")
+    document = printing.layout_cards(printing.prepare(roster), printing.PAPERS["a4"])
+    assert printing.measure(document) == {}  # nothing cut off
+    faces = {}
+    for page in document.pages:
+        for box in printing._boxes(page._page_box):
+            element = getattr(box, "element", None)
+            if element is not None and element.get("data-card") is not None:
+                side = "front" if "front" in element.get("class").split() else "back"
+                faces[(element.get("data-part"), side)] = " ".join(
+                    " ".join(b.text for b in printing._boxes(box) if hasattr(b, "text")).split()
+                )
+    assert set(faces) == {("1", "front"), ("1", "back")}  # one card
+    front, back = faces[("1", "front")], faces[("1", "back")]
+    for weapon in card.weapons:  # the weapons with their figures on the front
+        assert weapon.name in front
+    # every word of every section, in order, front then back (a cut entry goes on as
+    # "Term (continued)")
+    printed_words = iter(re.findall(r"\w+", front + " " + back))
+    for s in card.sections:
+        for entry in s.entries:
+            for word in re.findall(r"\w+", f"{entry.term} {entry.text}"):
+                assert any(word == got for got in printed_words), (entry.term, word)
