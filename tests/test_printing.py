@@ -15,6 +15,7 @@ from django.conf import settings
 from django.core.management import call_command
 from pypdf import PdfReader
 
+from benchmarks.bench_editors import grown  # a player's big gang, as benchmarked
 from builder import printing
 from rules import get_system
 from rules.printing import Card, Entry, Section, Stat
@@ -452,26 +453,6 @@ def test_the_front_carries_the_weapons_with_their_figures_first():
 
 
 # --------------------------------------------------------------------------- gang sheets fit
-
-
-def grown(roster: dict, size: int) -> dict:
-    """The roster with ``size`` members: its own, then copies of all but the first (so the
-    gang keeps one leader), as ``benchmarks/bench_editors.py`` grows a player's gang."""
-    members = roster["members"]
-    extra = members[1:] or members
-    out = []
-    for i in range(size):
-        if i < len(members):
-            out.append({**members[i], "key": str(i + 1)})
-            continue
-        source = extra[(i - len(members)) % len(extra)]
-        data = dict(source["data"])
-        if data.get("leader") is True:
-            data["leader"] = False
-        if data.get("type") == "leader":
-            data["type"] = "henchman"
-        out.append({**source, "name": f"{source['name']} {i + 1}", "data": data, "key": str(i + 1)})
-    return {**roster, "members": out}
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
