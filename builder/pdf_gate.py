@@ -8,11 +8,12 @@ The gate:
 - lets at most ``PDF_RENDERS`` renders run at once on this machine, across every worker
   process (by default one fewer than the CPUs, at least one), so at least one worker is
   always free for the rest of the site; a request that finds no free place waits up to
-  ``PDF_WAIT_SECONDS`` for one, then is told plainly to try again (503, ``Retry-After``);
+  ``PDF_WAIT_SECONDS`` (half a second) for one, then is told plainly to try again (503,
+  ``Retry-After``): a request that waits holds a worker, so it waits little;
 - lets one client (by address) have one render at a time: a second one at the same moment
   is told to wait for the first (429);
-- makes the same PDF once: a second request for it waits for the first, then reads it
-  from the cache.
+- makes the same PDF once: a second request for it at the same moment waits as briefly,
+  then reads it from the cache or is told to come back for it.
 
 The places are ``flock`` locks on small files in ``PDF_LOCK_DIR``: the kernel releases them
 when a process dies, so a killed worker never leaves a place taken. They are per machine;
@@ -115,10 +116,11 @@ def gate(pdf_key: str, client: str | None = None) -> Iterator[None]:
                     )
                 )
             held.append(fd)
-        wait = float(_setting("PDF_WAIT_SECONDS", 3.0))
-        # The same PDF, asked for twice: the second waits for the first (then finds it in
-        # the cache), for as long as a render may take.
-        fd = _wait_for([where / f"pdf-{_name(pdf_key)}.lock"], wait + settings.PDF_TIMEOUT_SECONDS)
+        wait = float(_setting("PDF_WAIT_SECONDS", 0.5))
+        # The same PDF, asked for twice: the second waits a moment for the first (then
+        # finds it in the cache), else is told to come back: a waiting request holds a
+        # worker, and the rest of the site needs them.
+        fd = _wait_for([where / f"pdf-{_name(pdf_key)}.lock"], wait)
         if fd is None:
             raise PdfBusy(_("This PDF is still being made: try again in a few seconds."))
         held.append(fd)

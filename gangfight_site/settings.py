@@ -168,7 +168,7 @@ PDF_CACHE_DIR = Path(os.environ.get("PDF_CACHE_DIR", BASE_DIR / "var" / "pdf-cac
 # fewer than the CPUs, at least one), how long a request waits for a place, and where the
 # places' lock files are.
 PDF_RENDERS = env_int("PDF_RENDERS", max(1, (os.cpu_count() or 2) - 1))
-PDF_WAIT_SECONDS = float(os.environ.get("PDF_WAIT_SECONDS", "3"))
+PDF_WAIT_SECONDS = float(os.environ.get("PDF_WAIT_SECONDS", "0.5"))
 if os.environ.get("PDF_LOCK_DIR"):
     PDF_LOCK_DIR = Path(os.environ["PDF_LOCK_DIR"])
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()

@@ -75,6 +75,7 @@ def test_one_client_one_render_at_a_time(counted, db):
 
 def test_the_same_pdf_asked_twice_at_once_is_made_once(settings, counted, db):
     settings.PDF_RENDERS = 2
+    settings.PDF_WAIT_SECONDS = 2  # longer than the render: the second finds it made
     results = []
 
     def ask(client):
