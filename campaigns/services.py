@@ -166,13 +166,20 @@ def check_sides(campaign: Campaign, gangs) -> None:
 
 
 @transaction.atomic
+def replace_token(obj, field: str, make) -> Any:
+    """A new secret link for ``obj`` (its ``field`` made anew by ``make``), under the
+    row's lock: the old link no longer finds it. Campaign and club invites, league
+    public links."""
+    locked = type(obj).objects.select_for_update().get(pk=obj.pk)
+    setattr(locked, field, make())
+    locked.save(update_fields=[field])
+    setattr(obj, field, getattr(locked, field))
+    return obj
+
+
 def reset_invite(campaign: Campaign) -> Campaign:
     """A new invite link for the campaign: the old one no longer finds it."""
-    locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
-    locked.invite_token = new_invite_token()
-    locked.save(update_fields=["invite_token"])
-    campaign.invite_token = locked.invite_token
-    return campaign
+    return replace_token(campaign, "invite_token", new_invite_token)
 
 
 @transaction.atomic

@@ -93,24 +93,14 @@ def join_club(club: Club, user) -> ClubMember:
     return member
 
 
-@transaction.atomic
 def reset_invite(club: Club) -> Club:
     """A new invite link for the club: the old one no longer finds it."""
-    locked = Club.objects.select_for_update().get(pk=club.pk)
-    locked.invite_token = new_invite_token()
-    locked.save(update_fields=["invite_token"])
-    club.invite_token = locked.invite_token
-    return club
+    return campaign_services.replace_token(club, "invite_token", new_invite_token)
 
 
-@transaction.atomic
 def reset_public_link(league: League) -> League:
     """A new public link for the league: the old one no longer finds it."""
-    locked = League.objects.select_for_update().get(pk=league.pk)
-    locked.public_token = new_public_token()
-    locked.save(update_fields=["public_token"])
-    league.public_token = locked.public_token
-    return league
+    return campaign_services.replace_token(league, "public_token", new_public_token)
 
 
 @transaction.atomic

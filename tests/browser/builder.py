@@ -173,3 +173,14 @@ def new_gang(
     page.click("button:has-text('Create gang')")
     expect(page.locator('[data-testid="gang-name"]')).to_have_text(gang_name)
     page.evaluate("window.__noReload = 'still here'")
+
+
+def log_in(page: Page, base_url: str, username: str) -> None:
+    """Log in through the log-in page, as a player does."""
+    from tests.conftest import PASSWORD
+
+    page.goto(f"{base_url}/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.click("button:has-text('Log in')")
+    expect(page.locator('[data-testid="nav-user"]')).to_have_text(username)

@@ -15,7 +15,10 @@ from playwright.sync_api import Page, expect
 from builder.services import import_gang
 from campaigns import encounter_views, services
 from rules.roster import read_roster
-from tests.browser.builder import no_horizontal_scroll
+from tests.browser.builder import (
+    log_in,
+    no_horizontal_scroll,
+)
 from tests.conftest import PASSWORD
 from tests.test_encounter_views import Scripted
 
@@ -28,14 +31,6 @@ def shot(page: Page, name: str) -> None:
     if SHOTS:
         page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=True)
         page.wait_for_timeout(200)  # a full-page shot resizes the page for a moment
-
-
-def log_in(page: Page, base_url: str, username: str) -> None:
-    page.goto(f"{base_url}/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.click("button:has-text('Log in')")
-    expect(page.locator('[data-testid="nav-user"]')).to_have_text(username)
 
 
 def roster(name: str) -> dict:

@@ -21,6 +21,7 @@ from playwright.sync_api import Browser, Page, expect
 from builder.services import import_gang
 from campaigns.leagues.models import League, MatchReport
 from rules.roster import read_roster
+from tests.browser.builder import log_in
 from tests.browser.conftest import PHONE
 from tests.conftest import PASSWORD
 
@@ -60,14 +61,6 @@ def new_page(browser: Browser) -> Page:
     page = context.new_page()
     page.set_default_timeout(15_000)
     return page
-
-
-def log_in(page: Page, base_url: str, username: str) -> None:
-    page.goto(f"{base_url}/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.click("button:has-text('Log in')")
-    expect(page.locator('[data-testid="nav-user"]')).to_have_text(username)
 
 
 def flash(page: Page):

@@ -11,19 +11,12 @@ from playwright.sync_api import Page, expect
 
 from builder.models import ContentPack, Item
 from campaigns import services as campaign_services
+from tests.browser.builder import log_in
 from tests.browser.conftest import PHONE
 from tests.browser.test_csp import Watch
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.browser
-
-
-def log_in(page: Page, base_url: str, username: str) -> None:
-    page.goto(f"{base_url}/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.click("button:has-text('Log in')")
-    expect(page.locator('[data-testid="nav-user"]')).to_have_text(username)
 
 
 def fits(page: Page) -> bool:
