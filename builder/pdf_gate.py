@@ -18,6 +18,15 @@ The gate:
 The places are ``flock`` locks on small files in ``PDF_LOCK_DIR``: the kernel releases them
 when a process dies, so a killed worker never leaves a place taken. They are per machine;
 each app server has its own gate, sized to its own CPUs.
+
+**Background renders** (a gang's PDFs made ahead, ``builder/tasks.py``) come in with
+``background=True``: they hold no request, so they take a place of their own
+(``PDF_BACKGROUND_RENDERS``, one by default), never one of the places the clicks use, and
+they render at a lower CPU priority (nice 19 against the clicks' 10), so that a user's
+click goes first. A background render gives way to a click already making the same PDF;
+a click that finds the same PDF being made in the background waits for it (up to
+``PDF_TIMEOUT_SECONDS``) rather than making it twice: it would take longer to make it
+again than to wait for the one nearly done.
 """
 
 from __future__ import annotations
@@ -98,11 +107,29 @@ def _wait_for(paths: list[Path], seconds: float) -> int | None:
         time.sleep(0.05)
 
 
+def background_renders() -> int:
+    return max(1, int(_setting("PDF_BACKGROUND_RENDERS", 1)))
+
+
+def _held(path: Path) -> bool:
+    """Whether another process holds ``path``'s lock (a render in the background)."""
+    fd = _try(path)
+    if fd is None:
+        return True
+    _release(fd)
+    return False
+
+
 @contextlib.contextmanager
-def gate(pdf_key: str, client: str | None = None) -> Iterator[None]:
+def gate(pdf_key: str, client: str | None = None, *, background: bool = False) -> Iterator[None]:
     """Hold a render place for the PDF ``pdf_key`` asked for by ``client`` (an address),
     or raise :class:`PdfBusy` / :class:`PdfTooMany`. Enter it, then look in the cache
-    again: a request that waited may find the PDF made by the one it waited for."""
+    again: a request that waited may find the PDF made by the one it waited for.
+    ``background``: a render made ahead, which takes a place of its own (see above)."""
+    if background:
+        with _background_gate(pdf_key):
+            yield
+        return
     where = _lock_dir()
     held: list[int] = []
     try:
@@ -120,7 +147,11 @@ def gate(pdf_key: str, client: str | None = None) -> Iterator[None]:
         # The same PDF, asked for twice: the second waits a moment for the first (then
         # finds it in the cache), else is told to come back: a waiting request holds a
         # worker, and the rest of the site needs them.
-        fd = _wait_for([where / f"pdf-{_name(pdf_key)}.lock"], wait)
+        pdf_lock = where / f"pdf-{_name(pdf_key)}.lock"
+        fd = _wait_for([pdf_lock], wait)
+        if fd is None and _held(where / f"background-{_name(pdf_key)}.lock"):
+            # made in the background right now: waiting for it is quicker than making it
+            fd = _wait_for([pdf_lock], float(_setting("PDF_TIMEOUT_SECONDS", 20)))
         if fd is None:
             raise PdfBusy(_("This PDF is still being made: try again in a few seconds."))
         held.append(fd)
@@ -134,6 +165,29 @@ def gate(pdf_key: str, client: str | None = None) -> Iterator[None]:
                 )
             )
         held.append(fd)
+        yield
+    finally:
+        for fd in reversed(held):
+            _release(fd)
+
+
+@contextlib.contextmanager
+def _background_gate(pdf_key: str) -> Iterator[None]:
+    where = _lock_dir()
+    held: list[int] = []
+    try:
+        places = [where / f"background-render-{i}.lock" for i in range(background_renders())]
+        # nobody waits for a background render: it may wait its turn as long as a render takes
+        fd = _wait_for(places, float(_setting("PDF_TIMEOUT_SECONDS", 20)))
+        if fd is None:
+            raise PdfBusy(_("Every background render place stayed taken."))
+        held.append(fd)
+        # the same PDF being made for a click: it will be in the cache, nothing to do
+        for lock in (f"pdf-{_name(pdf_key)}.lock", f"background-{_name(pdf_key)}.lock"):
+            fd = _try(where / lock)
+            if fd is None:
+                raise PdfBusy(_("This PDF is already being made."))
+            held.append(fd)
         yield
     finally:
         for fd in reversed(held):

@@ -14,7 +14,10 @@ first laid out whole, all its text on its front, and measured in WeasyPrint's ow
 one that overflows is cut, between items or between two lines of an entry, where that
 layout says, at 8 pt, or at 7 pt (the smallest we print) when that saves a card. The
 cards are laid out again and measured; the loop stops when every face fits (a cut a line
-out is made again with a line to spare).
+out is made again with a line to spare). A card's cut is remembered by its content, and
+by its text alone: a member renamed has a new card with the same text, whose previous
+cut is laid out at once and checked, in that same layout, against the card laid out
+whole (``_Plan.check``), so a change usually costs one layout.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import bisect
 import contextlib
 import datetime
 import itertools
+import os
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
@@ -33,6 +37,7 @@ from django.conf import settings
 from django.template.loader import render_to_string, select_template
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from rules import Report, get_system
@@ -42,6 +47,7 @@ from rules.pdf import (
     PdfUnavailable,
     make_fetcher,
     render_document,
+    run_in_parallel,
     run_with_deadline,
 )
 from rules.printing import Card, Entry, Section, Weapon
@@ -203,7 +209,7 @@ def back_groups(card: Card) -> list[Group]:
     the back, then further cards."""
     groups = []
     if card.weapons:
-        groups.append(Group("weapons", "Equipment", list(card.weapons)))
+        groups.append(Group("weapons", _("Equipment"), list(card.weapons)))
     for section in card.sections:
         entries = [replace(e, text=_one_line(e.text)) for e in section.entries]
         if entries:
@@ -380,7 +386,11 @@ class _Cutter:
         done, placed, at = 0, 0, top  # lines and words placed, where the rest starts
 
         def piece(upto: int) -> Entry:
-            term = entry.term if placed < term_words else f"{entry.term} (continued)"
+            term = (
+                entry.term
+                if placed < term_words
+                else _("%(term)s (continued)") % {"term": entry.term}
+            )
             return Entry(term, " ".join(words[max(placed, term_words) : upto]))
 
         while done < len(lines):
@@ -553,16 +563,75 @@ def _fitted(digests: list[str]) -> dict[str, Fitted]:
         return {}
 
 
-def _remember(faces: list[Face]) -> None:
+def _text_digest(card: Card) -> str:
+    """A card's text alone (what its cut is made of), for a *guessed* fit: a member renamed,
+    or with a stat changed, has a new card but the same text, most likely cut the same
+    way. A guess is laid out at once, and checked in that same layout against the card
+    measured whole (``_Plan.check``): a changed card costs one layout, not two."""
+    import hashlib
+
+    text = repr(back_groups(card)).encode()
+    return "guess:" + _print_code_digest() + ":" + hashlib.sha256(text).hexdigest()
+
+
+def _member_digest(card: Card) -> str:
+    """A member's cards by the *shape* of its text (each group's kind, title and number of
+    items): a guess for a card whose words changed a little (a unit mate renamed) but
+    that still has the same items, re-filled with the new words (``_refill``)."""
+    import hashlib
+
+    shape = [(g.kind, g.title, len(g.items)) for g in back_groups(card)]
+    made = repr((card.key, shape)).encode()
+    return "guess-member:" + _print_code_digest() + ":" + hashlib.sha256(made).hexdigest()
+
+
+def _refill(fitted: Fitted, groups: list[Group]) -> Fitted | None:
+    """A remembered cut with each item replaced by the new card's item at the same place;
+    None when it cannot be (an entry was cut between two faces, or the shape differs)."""
+    at = [0, 0]  # group, item
+
+    def take(group: Group) -> Group | None:
+        if at[0] >= len(groups) or groups[at[0]].title != group.title or group.cut:
+            return None
+        items = groups[at[0]].items[at[1] : at[1] + len(group.items)]
+        if len(items) != len(group.items):
+            return None
+        at[1] += len(items)
+        if at[1] == len(groups[at[0]].items):
+            at[0], at[1] = at[0] + 1, 0
+        return replace(group, items=list(items))
+
+    result = []
+    for front, back, size, front_size in fitted:
+        new_front = [take(g) for g in front]
+        new_back = [take(g) for g in back]
+        if any(g is None for g in new_front + new_back):
+            return None
+        result.append((new_front, new_back, size, front_size))
+    return result if at == [len(groups), 0] else None
+
+
+def _remember(faces: list[Face], slack: Mapping[str, float] | None = None) -> None:
     from django.core.cache import caches
 
     by_card: dict[str, Fitted] = {}
+    guesses: dict[str, tuple[float, Fitted]] = {}
     for face in faces:
-        by_card.setdefault(_card_digest(face.card), []).append(
-            (face.front, face.groups, face.size, face.front_size)
-        )
+        digest = _card_digest(face.card)
+        if digest not in by_card and face.card.key in (slack or {}):
+            guesses[_text_digest(face.card)] = ((slack or {})[face.card.key], [])
+        by_card.setdefault(digest, []).append((face.front, face.groups, face.size, face.front_size))
+    for face in faces:
+        guess = guesses.get(_text_digest(face.card))
+        if guess is not None and len(guess[1]) < len(by_card[_card_digest(face.card)]):
+            guess[1].append((face.front, face.groups, face.size, face.front_size))
+    members = {
+        _member_digest(face.card): guesses[_text_digest(face.card)]
+        for face in faces
+        if _text_digest(face.card) in guesses
+    }
     with contextlib.suppress(OSError):
-        caches["pdf"].set_many(by_card)
+        caches["pdf"].set_many({**by_card, **guesses, **members})
 
 
 def _number(faces: list[Face]) -> list[Face]:
@@ -597,6 +666,7 @@ class _Plan:
     fits: dict[float, Fit | None] = field(default_factory=dict)
     slack: float = 0.0
     cached: bool = False
+    guessed: bool = False  # ``faces`` is a guess, from a card with the same text
     copy: bool = False  # lay it out whole in the measuring section, however short
 
     def whole(self, size: float) -> Face:
@@ -609,9 +679,13 @@ class _Plan:
         """The sizes it is laid out at, whole, in the measuring section: its size unless
         its text is short (it surely fits the front) and ``every`` is false, and 7 pt too
         when it is long (so that one layout tells how it fits at either size)."""
+        length = _text_length(self.groups)
+        if self.guessed:  # measured whole at both sizes, to check the guess against
+            if not every and _shape(self.faces or []) == _shape([self.whole(BACK_PT)]):
+                return []  # all on the front at 8 pt: its own layout is the check
+            return [BACK_PT] + ([MIN_PT] if length > LONG_CARD else [])
         if self.faces is not None:
             return []
-        length = _text_length(self.groups)
         sizes = [self.size] if every or self.copy or length > SHORT_CARD else []
         if self.size > MIN_PT and length > LONG_CARD:
             sizes.append(MIN_PT)
@@ -621,7 +695,7 @@ class _Plan:
         """Change the plan after a layout in which one of ``faces`` overflowed;
         ``measured``: the ids of the copies in the measuring section."""
         if self.faces is not None:
-            if self.cached:  # a remembered fit that no longer fits: start again
+            if self.cached or not self.fits:  # a remembered fit that no longer fits: again
                 self.faces, self.cached, self.size = None, False, BACK_PT
             else:  # the cut was a line out somewhere: cut again, keeping a line more
                 self.slack += line_height(self.size)
@@ -645,6 +719,36 @@ class _Plan:
             self.fits[MIN_PT] = overflow.get(_copy_id(MIN_PT, face.id))
         self._choose()
 
+    def check(self, own: list[Face], overflow: dict[str, Fit], measured: set[str]) -> bool:
+        """After a layout of a guessed cut (``own``) and of the card whole beside it: keep
+        the guess when it fits and is the cut the whole card's layout gives (so never more
+        cards than fitting it anew would print); else take that cut (laid out next), or,
+        when the layout could not tell it, fit the card anew. Returns whether it was kept."""
+        self.guessed = False
+        overflowed = any(f"{side}{face.id}" in overflow for face in own for side in "fb")
+        whole = _copy_id(BACK_PT, own[0].id)
+        if whole not in measured:  # the guess was all on the front at 8 pt
+            if not overflowed:
+                return True
+            self.faces, self.size, self.copy = None, BACK_PT, True
+            return False
+        self.fits = {BACK_PT: overflow.get(whole)}
+        if _copy_id(MIN_PT, own[0].id) in measured:
+            self.fits[MIN_PT] = overflow.get(_copy_id(MIN_PT, own[0].id))
+        fit = self.fits[BACK_PT]
+        identity = min((top for top, _b, _l in fit.items.values()), default=0) if fit else 0
+        if fit is not None and identity > fit.capacity + 0.5:
+            self.faces, self.size, self.copy, self.fits = None, BACK_PT, True, {}
+            return False  # the identity block alone overflows: fit it anew
+        guess = _shape(own)
+        self._choose()
+        if self.faces is None:  # 7 pt to be measured too
+            return False
+        if _shape(self.faces) == guess and not overflowed:
+            self.faces = own
+            return True
+        return False
+
     def _choose(self) -> None:
         """The fewest cards, at 8 pt if 7 pt needs as many; measure at 7 pt first if 8 pt
         needs more than one card and 7 pt was never tried."""
@@ -660,6 +764,11 @@ class _Plan:
         self.faces, self.size = cut, -minus_size
 
 
+def _shape(faces: list[Face]) -> Fitted:
+    """How a member's text is cut into faces, whatever their ids and part numbers."""
+    return [(f.front, f.groups, f.size, f.front_size) for f in faces]
+
+
 def _copy_id(size: float, face_id: str) -> str:
     return f"m{size:g}:{face_id}"
 
@@ -671,17 +780,30 @@ def _plans(printed: Printed, member_key: str | None) -> list[_Plan]:
         cards = [c for c in cards if c.key == member_key]
         if not cards:
             raise KeyError(f"no member {member_key!r} in this gang")
-    known = _fitted([_card_digest(card) for card in cards])
+    known = _fitted(
+        [_card_digest(card) for card in cards]
+        + [_text_digest(c) for c in cards]
+        + [_member_digest(c) for c in cards]
+    )
     plans = []
     for card in cards:
         plan = _Plan(card, back_groups(card))
         fitted = known.get(_card_digest(card))
+        guess = known.get(_text_digest(card)) if not fitted else None
+        if not fitted and not (guess and guess[1]):
+            remembered = known.get(_member_digest(card))
+            if remembered and (refilled := _refill(remembered[1], plan.groups)):
+                guess = (remembered[0], refilled)
+        if guess and guess[1]:
+            plan.slack, fitted = guess
+            plan.guessed = True
         if fitted:
             plan.faces = [
                 Face(card, back, front=front, size=size, front_size=front_size)
                 for front, back, size, front_size in fitted
             ]
-            plan.cached = True
+            plan.size = plan.faces[0].size
+            plan.cached = not plan.guessed
         plans.append(plan)
     return plans
 
@@ -695,6 +817,36 @@ def layout_cards(
     share_url: str | None = None,
 ):
     """Lay the cards out until every face fits; return the WeasyPrint document."""
+    return _fit_cards(
+        printed,
+        paper,
+        fronts_only=fronts_only,
+        member_key=member_key,
+        share_url=share_url,
+        render=_render_whole,
+    )
+
+
+def _render_whole(context: dict[str, Any], *, final: bool):
+    """One document for the whole context: its overflow, and how to finish it (the
+    document without the measuring page)."""
+    document = _render(render_to_string("pdf/cards.html", context))
+    printed_pages = document.pages[: len(context["pages"])]
+    return measure(document), lambda: document.copy(printed_pages)
+
+
+def _fit_cards(
+    printed: Printed,
+    paper: Paper,
+    *,
+    fronts_only: bool,
+    member_key: str | None,
+    share_url: str | None,
+    render,
+):
+    """The fitting loop: lay out, measure, cut what overflows, again until every face fits.
+    ``render(context, final=…)`` lays a context out and returns what overflowed and a
+    function that gives the result (a document, or the PDF's bytes)."""
     plans = _plans(printed, member_key)
     context = _base_context(printed, paper, share_url)
     x0, y0 = grid(paper)
@@ -721,28 +873,136 @@ def layout_cards(
         placed = [(plan, plan.current()) for plan in plans]
         faces = _number([face for _plan, own in placed for face in own])
         measuring = [
-            replace(own[0], size=size, id=_copy_id(size, own[0].id))
+            replace(plan.whole(size), id=_copy_id(size, own[0].id))
             for plan, own in placed
             for size in plan.copies(every=measure_only)
         ]
         context["pages"] = [] if measure_only else pages(faces, paper, fronts_only=fronts_only)
         context["measuring"] = measuring
-        document = _render(render_to_string("pdf/cards.html", context))
-        overflow = measure(document)
-        printed_pages = document.pages[: len(context["pages"])]
-        if not measure_only and not any(key[0] in "fb" for key in overflow):
-            if not fronts_only:  # without backs, the backs were never measured
-                _remember(faces)
-            return document.copy(printed_pages)
+        overflow, finish = render(context, final=not measure_only)
         measured = {face.id for face in measuring}
+        wrong = [
+            plan for plan, own in placed if plan.guessed and not plan.check(own, overflow, measured)
+        ]
+        if not measure_only and not wrong and not any(key[0] in "fb" for key in overflow):
+            if not fronts_only:  # without backs, the backs were never measured
+                _remember(faces, {p.card.key: p.slack for p in plans if not p.cached})
+            return finish()
         for plan, own in placed:
+            if any(plan is other for other in wrong):
+                continue
             copies = (_copy_id(size, own[0].id) for size in (plan.size, MIN_PT))
             if any(f"{side}{face.id}" in overflow for face in own for side in "fb") or (
                 measure_only and any(copy in overflow for copy in copies)
             ):
                 plan.refit(own, overflow, measured)
         measure_only = False
-    return document.copy(printed_pages)
+    return finish()
+
+
+# --------------------------------------------------------------------------- two CPUs
+
+#: the work one card face, page or measured copy costs the layout, in "characters"
+FACE_COST = 250
+
+
+def _face_cost(face: Face, side: str) -> int:
+    groups = (face.front if side == "front" else face.groups) or []
+    identity = FACE_COST if side == "front" and face.part == 1 else FACE_COST // 3
+    return identity + _text_length(groups)
+
+
+def _halves(costs: list[int]) -> tuple[list[int], list[int]]:
+    """Split units (pages and measured copies) into two lists of indexes of about equal
+    cost: the larger first, each to the lighter side (the order is restored after)."""
+    first: list[int] = []
+    second: list[int] = []
+    loads = [0, 0]
+    for i in sorted(range(len(costs)), key=lambda i: -costs[i]):
+        side = 0 if loads[0] <= loads[1] else 1
+        (first if side == 0 else second).append(i)
+        loads[side] += costs[i]
+    return sorted(first), sorted(second)
+
+
+def _parallel_render(context: dict[str, Any], *, final: bool):
+    """Lay the context out in two processes at once, each with about half of its pages
+    and measured copies (every sheet of cards, and every copy, is laid out on its own:
+    nothing flows from one to the next), then join the two PDFs' pages in order.
+
+    Each process measures its own half; a half with no overflow writes its PDF at once
+    (the common case is the last layout: every face fits), so the parent only joins."""
+    page_list, measuring = context["pages"], context["measuring"]
+    units = [("page", p) for p in page_list] + [("copy", m) for m in measuring]
+    if len(units) < 2:
+        overflow, finish = _render_whole(context, final=final)
+        return overflow, (lambda: _write(finish()))
+    costs = [
+        sum(_face_cost(slot.face, slot.side) for slot in unit["slots"])
+        if kind == "page"
+        else FACE_COST + _text_length(unit.front)
+        for kind, unit in units
+    ]
+    halves = _halves(costs)
+
+    def job(indexes: list[int]) -> tuple[dict[str, Fit], bytes | None, list[int]]:
+        own_pages = [units[i][1] for i in indexes if units[i][0] == "page"]
+        own_copies = [units[i][1] for i in indexes if units[i][0] == "copy"]
+        document = _render(
+            render_to_string(
+                "pdf/cards.html", {**context, "pages": own_pages, "measuring": own_copies}
+            )
+        )
+        overflow = measure(document)
+        content = None
+        if final and own_pages and not any(key[0] in "fb" for key in overflow):
+            content = _write(document.copy(document.pages[: len(own_pages)]))
+        return overflow, content, [i for i in indexes if units[i][0] == "page"]
+
+    saved = {**context}
+    results = run_in_parallel([lambda: job(halves[0]), lambda: job(halves[1])])
+    overflow: dict[str, Fit] = {}
+    for part_overflow, _content, _pages in results:
+        overflow.update(part_overflow)
+
+    def finish() -> bytes:
+        parts = [(content, page_indexes) for _o, content, page_indexes in results if page_indexes]
+        if any(content is None for content, _indexes in parts):  # gave up fitting: as it is
+            return _write(_render_whole(saved, final=True)[1]())
+        return join_pdfs(parts)
+
+    return overflow, finish
+
+
+def parallel_allowed() -> bool:
+    setting = getattr(settings, "PDF_PARALLEL", None)
+    if setting is not None:
+        return bool(setting)
+    return (os.cpu_count() or 1) >= 2 and hasattr(os, "fork")
+
+
+def join_pdfs(parts: list[tuple[bytes, list[int]]]) -> bytes:
+    """One PDF from several, each given with the positions its pages take in the whole."""
+    import io
+
+    from pypdf import PdfReader, PdfWriter
+
+    if len(parts) == 1:
+        return parts[0][0]
+    placed = []
+    readers = []
+    for content, positions in parts:
+        reader = PdfReader(io.BytesIO(content))
+        readers.append(reader)
+        placed.extend(zip(positions, reader.pages, strict=True))
+    writer = PdfWriter()
+    for _position, page in sorted(placed, key=lambda item: item[0]):
+        writer.add_page(page)
+    if readers[0].metadata:
+        writer.add_metadata(dict(readers[0].metadata))
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
 
 
 def _text_length(groups: list[Group]) -> int:
@@ -770,9 +1030,22 @@ def cards_pdf(
     fronts_only: bool = False,
     member_key: str | None = None,
     share_url: str | None = None,
+    parallel: bool | None = None,
 ) -> bytes:
-    """Character cards, nine to a page, backs mirrored (unless ``fronts_only``)."""
+    """Character cards, nine to a page, backs mirrored (unless ``fronts_only``).
+
+    ``parallel`` (default: ``PDF_PARALLEL``, on with two CPUs or more): lay the sheets
+    out in two processes at once (``_parallel_render``)."""
     printed = prepare(roster)
+    if parallel if parallel is not None else parallel_allowed():
+        return _fit_cards(
+            printed,
+            PAPERS[paper],
+            fronts_only=fronts_only,
+            member_key=member_key,
+            share_url=share_url,
+            render=_parallel_render,
+        )
     return _write(
         layout_cards(
             printed,
@@ -826,8 +1099,10 @@ def print_pdf(
     member_key: str | None = None,
     share_url: str | None = None,
     timeout: float | None = None,
+    nice: int = 10,
 ) -> bytes:
-    """Any of the three PDFs, made in a child process stopped after ``timeout`` seconds."""
+    """Any of the three PDFs, made in a child process stopped after ``timeout`` seconds
+    and run at ``nice`` (a render made ahead, in the background, at 19: clicks go first)."""
     if kind == "cards":
 
         def job() -> bytes:
@@ -837,6 +1112,8 @@ def print_pdf(
                 fronts_only=fronts_only,
                 member_key=member_key,
                 share_url=share_url,
+                # made ahead, nobody waits: one CPU, leaving the other to the site
+                parallel=False if nice > 10 else None,
             )
     elif kind == "sheet":
 
@@ -849,7 +1126,35 @@ def print_pdf(
     else:
         raise ValueError(f"unknown kind of PDF {kind!r}: use one of {', '.join(KINDS)}")
     seconds = settings.PDF_TIMEOUT_SECONDS if timeout is None else timeout
-    return run_with_deadline(job, seconds)
+    return run_with_deadline(job, seconds, nice=nice)
+
+
+WARM_UP_HTML = """<!doctype html><html lang="en"><head><meta charset="utf-8">
+<link rel="stylesheet" href="pdf/fonts.css"><link rel="stylesheet" href="pdf/cards.css">
+<link rel="stylesheet" href="pdf/sheet.css"><style>@page { size: A4; margin: 0; }</style>
+</head><body><div class="card front"><img class="mark" src="pdf/marks/star.svg" alt="">
+<p style="font-family: 'GF Sans'">Warm <b>up</b></p><p>Warm <b>up</b></p>
+<p style="font-family: 'GF Display'; font-weight: bold">Warm up</p>
+<table class="stats"><tr><th>Str</th><td>3</td></tr></table></div></body></html>"""
+
+
+def warm_up() -> bool:
+    """Do once, in a server or worker process before it forks its renders, what the first
+    PDF of a process would otherwise pay for (about a second): import WeasyPrint, load
+    Pango and the fonts, compile the print templates, write one small PDF. Renders then
+    start warm, in forked children that inherit all of it. Returns whether it could (a
+    machine without Pango prints nothing, and says so when asked)."""
+    from django.template.loader import get_template
+
+    for path in sorted((settings.BASE_DIR / "templates" / "pdf").glob("*.html")):
+        with contextlib.suppress(Exception):
+            get_template(f"pdf/{path.name}")
+    _print_code_digest()
+    try:
+        _render(WARM_UP_HTML).write_pdf()
+    except (PdfError, ImportError, OSError):
+        return False
+    return True
 
 
 def filename(gang_name: str, kind: str, *, paper: str = "a4", member: str = "") -> str:
@@ -863,7 +1168,8 @@ def filename(gang_name: str, kind: str, *, paper: str = "a4", member: str = "") 
 
 def cache_key(roster: Mapping[str, Any], kind: str, **options: Any) -> str:
     """What a PDF is made from, hashed: the roster (so the gang's version and every value
-    it shows), the options, the QR's address and the date in the footer."""
+    it shows), the options, the QR's address, the date in the footer and the language it
+    is printed in (the reader's: its words, dates and the book's terms)."""
     import hashlib
     import json
 
@@ -872,6 +1178,7 @@ def cache_key(roster: Mapping[str, Any], kind: str, **options: Any) -> str:
         "kind": kind,
         "options": options,
         "date": timezone.localdate().isoformat(),
+        "language": get_language(),
         "code": _print_code_digest(),
     }
     digest = hashlib.sha256(json.dumps(made_from, sort_keys=True, default=str).encode())
@@ -915,7 +1222,11 @@ def check_size(roster: Mapping[str, Any], kind: str, member_key: str | None = No
     count = len(roster.get("members") or [])
     most = getattr(settings, "PDF_MAX_MEMBERS", MAX_MEMBERS).get(kind)
     if most is not None and count > most:
-        what = {"cards": "cards", "sheet": "a gang sheet", "reference": "a quick reference"}
+        what = {
+            "cards": _("cards"),
+            "sheet": _("a gang sheet"),
+            "reference": _("a quick reference"),
+        }
         raise PdfTooBig(
             _(
                 "This gang has %(count)s members, and %(what)s can be printed for at most "
@@ -956,17 +1267,64 @@ def pdf_error_page(request, error: PdfError, **context: Any):
     return response
 
 
+ORIGIN_KEY = "print:origin"
+
+
+def share_url(request, token: str) -> str:
+    """The address of a gang's shared page, printed as the QR code on every PDF.
+
+    It is made from ``SITE_URL`` when set, else from the address the request came to,
+    which is remembered (in the PDF cache, shared by every worker) so that a PDF made in
+    the background, with no request, carries the same address as a click's."""
+    from django.core.cache import caches
+    from django.urls import reverse
+
+    path = reverse("gang_shared", args=[token])
+    origin = site_origin()
+    if getattr(settings, "SITE_URL", ""):
+        return origin + path
+    here = request.build_absolute_uri("/").rstrip("/")
+    if here != origin:
+        with contextlib.suppress(Exception):
+            caches["pdf"].set(ORIGIN_KEY, here, None)
+    return here + path
+
+
+def site_origin() -> str:
+    """``SITE_URL``, else the site's address as the last print request saw it ("" before
+    any): what :func:`share_url` builds on."""
+    from django.core.cache import caches
+
+    configured = getattr(settings, "SITE_URL", "")
+    if configured:
+        return configured.rstrip("/")
+    try:
+        return caches["pdf"].get(ORIGIN_KEY) or ""
+    except Exception:
+        return ""
+
+
 def client_of(request) -> str:
     """Who asked, for the render gate's one-PDF-at-a-time per client."""
     return request.META.get("REMOTE_ADDR", "") or "unknown"
 
 
 def cached_pdf(
-    roster: Mapping[str, Any], kind: str, *, client: str | None = None, **options: Any
+    roster: Mapping[str, Any],
+    kind: str,
+    *,
+    client: str | None = None,
+    background: bool = False,
+    **options: Any,
 ) -> tuple[bytes, bool]:
     """The PDF from the cache if made before from the same roster and options, else made
     now (and kept), through the render gate (``builder/pdf_gate.py``): ``client`` is the
-    address that asked. Returns the bytes and whether they came from the cache."""
+    address that asked; ``background``, a render made ahead (``builder/tasks.py``), at a
+    lower priority than any click. Returns the bytes and whether they came from the cache.
+
+    The key is a digest of the roster itself (so of every value the PDF shows), never of
+    a version number alone: a Print click right after a change can only find the PDF of
+    the gang as it now is, or make it."""
     from django.core.cache import caches
 
     from builder import pdf_gate
@@ -984,11 +1342,11 @@ def cached_pdf(
     content = cached()
     if content is not None:
         return content, True
-    with pdf_gate.gate(key, client):
+    with pdf_gate.gate(key, client, background=background):
         content = cached()  # made meanwhile by the request this one waited for
         if content is not None:
             return content, True
-        content = print_pdf(roster, kind, **options)
+        content = print_pdf(roster, kind, nice=19 if background else 10, **options)
         with contextlib.suppress(OSError):
             cache.set(key, content)
     return content, False

@@ -24,14 +24,15 @@ from builder.models import (
     new_share_token,
 )
 from builder.packs import PackFileError, make_pack
+from builder.tasks import schedule_prerender
 from rules import get_system
 from rules.roster import Problem, RosterFileError
 
-IMPORTED_NAME = "Imported gang"
+#: the catalogue page's pack, found by this name (so it stays English: data, not a message)
 MY_WEAPONS = "My weapons"
-COPY_PREFIX = "Copy of "
-#: The pack an imported roster's content goes to: "<the gang's name> content".
-CONTENT_PACK = "{gang} content"
+# A copy's name ("Copy of …"), an imported gang without a name and the pack an imported
+# roster's content goes to ("<the gang's name> content") are written in the language of
+# whoever makes them: messages in copy_gang and import_gang.
 
 
 def _touch(gang: Gang) -> None:
@@ -45,6 +46,7 @@ def _touch(gang: Gang) -> None:
     Gang.objects.filter(pk=gang.pk).update(version=F("version") + 1, updated=now)
     gang.version = Gang.objects.filter(pk=gang.pk).values_list("version", flat=True).get()
     gang.updated = now
+    schedule_prerender(gang.pk, gang.version)  # its PDFs made ahead, once this commits
 
 
 @transaction.atomic
@@ -70,7 +72,9 @@ def clone_gang(gang: Gang) -> Gang:
     copy = Gang.objects.create(
         owner=gang.owner,
         system=gang.system,
-        name=(COPY_PREFIX + gang.name)[: Gang._meta.get_field("name").max_length],
+        name=(_("Copy of %(name)s") % {"name": gang.name})[
+            : Gang._meta.get_field("name").max_length
+        ],
         limit=gang.limit,
         data=gang.data,
     )
@@ -171,6 +175,7 @@ def run_action(form, *, user) -> Any:
         gang.version += 1
         gang.updated = timezone.now()
         Gang.objects.filter(pk=gang.pk).update(version=gang.version, updated=gang.updated)
+        schedule_prerender(gang.pk, gang.version)  # its PDFs made ahead, once this commits
         # The page is drawn from the caller's gang: give it what the action changed.
         for field in ("name", "limit", "data", "version", "updated"):
             setattr(shown, field, getattr(gang, field))
@@ -297,7 +302,7 @@ def import_gang(owner, roster: Mapping[str, Any]) -> Gang:
     gang = Gang.objects.create(
         owner=owner,
         system=system.id,
-        name=free_name(owner, roster["name"].strip() or IMPORTED_NAME),
+        name=free_name(owner, roster["name"].strip() or _("Imported gang")),
         limit=roster.get("limit"),
         data=dict(roster.get("gang") or {}),
     )
@@ -314,7 +319,7 @@ def import_gang(owner, roster: Mapping[str, Any]) -> Gang:
             pack = ContentPack.objects.create(
                 owner=owner,
                 system=system.id,
-                name=free_pack_name(owner, system.id, CONTENT_PACK.format(gang=gang.name)),
+                name=free_pack_name(owner, system.id, _("%(gang)s content") % {"gang": gang.name}),
                 description=_("What the roster file of “%(gang)s” carried.") % {"gang": gang.name},
             )
             carried = add_entries(pack, entries)
@@ -354,6 +359,7 @@ def import_gang(owner, roster: Mapping[str, Any]) -> Gang:
             for p, item in enumerate(items, 1)
         ]
     )
+    schedule_prerender(gang.pk, gang.version)  # an imported gang is often printed next
     return gang
 
 
@@ -412,8 +418,11 @@ def _catalogue_item(
     if any(i.owner_id == owner.pk and i.pk not in carried for i in same_name):
         return Problem(
             "",
-            f"you already have your own {category} called “{name}” with other figures: "
-            "rename it in the file or in your catalogue, then import again",
+            _(
+                "you already have your own %(kind)s called “%(name)s” with other figures: "
+                "rename it in the file or in your catalogue, then import again"
+            )
+            % {"kind": category, "name": name},
         )
     pack = my_weapons_pack(owner, system)
     item = Item.objects.create(

@@ -23,6 +23,12 @@ def settle() -> None:
         for name in (editor.gang_template, editor.panel_template, editor.readonly_template):
             get_template(name)
     get_template("builder/gang_build.html")
+    from django.conf import settings
+
+    if getattr(settings, "PDF_WARM_UP", True):
+        from builder.printing import warm_up
+
+        warm_up()  # the first Print is then as fast as the next (builder/printing.py)
     gc.collect()
     gc.freeze()
     # A request makes and drops thousands of objects (rows, figures, template nodes), and

@@ -8,6 +8,7 @@ from django.core.management import call_command
 from django.test import Client
 
 from builder.models import Gang
+from gangfight_site import background as background_tasks
 from tests.factories import build_gang
 
 PASSWORD = "Long-enough-pa55word"
@@ -31,6 +32,35 @@ def pdf_cache(settings, tmp_path) -> None:
     }
     # ... and its own render gate (builder/pdf_gate.py), never shared with another run
     settings.PDF_LOCK_DIR = tmp_path / "pdf-locks"
+
+
+class Background:
+    """Background work submitted during a test (gangfight_site/background.py, "record")."""
+
+    @property
+    def submitted(self) -> list:
+        """Each ``Submission`` (task, kwargs, key, delay) whose transaction committed."""
+        return background_tasks.recorded()
+
+    def tasks(self, name: str) -> list:
+        return [s for s in self.submitted if s.task == name]
+
+    def run_all(self) -> int:
+        """Run what was submitted, inline (a debounced one replaced by a later one with
+        the same key does nothing); returns how many ran."""
+        return background_tasks.run_recorded()
+
+    def clear(self) -> None:
+        background_tasks.reset_recorded()
+
+
+@pytest.fixture(autouse=True)
+def background(settings) -> Background:
+    """Nothing runs in the background during tests: submissions are recorded."""
+    settings.BACKGROUND_TASKS = "record"
+    background_tasks.reset_recorded()
+    yield Background()
+    background_tasks.reset_recorded()
 
 
 @pytest.fixture

@@ -12,7 +12,13 @@ from pypdf import PdfReader
 from builder.models import Gang
 from builder.roster import gang_roster, members_with_items
 from rules.roster import read_roster
-from tests.browser.builder import no_horizontal_scroll, print_from_menu, sign_up
+from tests.browser.builder import (
+    no_horizontal_scroll,
+    print_from_menu,
+    recruit,
+    settled,
+    sign_up,
+)
 
 pytestmark = pytest.mark.browser
 MM = 72 / 25.4
@@ -69,3 +75,36 @@ def test_a_bad_print_address_shows_a_page_not_a_crash(page: Page, live_server):
     response = page.goto(f"{live_server.url}/gangs/{gang.pk}/print/?kind=poster")
     assert response.status == 400
     expect(page.locator("h1")).to_have_text("That can't be printed as asked")
+
+
+def test_print_right_after_a_change_gives_the_new_gang_and_made_ahead_is_immediate(
+    page: Page, live_server, settings, background
+):
+    """The cards made in the background come at once; a change, then Print at once
+    (before any worker made the new ones: nothing runs here unless the test says so)
+    gives the gang as changed, made in the request with the progress indicator."""
+    settings.SITE_URL = live_server.url
+    page.set_viewport_size({"width": 375, "height": 800})
+    sign_up(page, live_server.url, "ahead")
+    import_example(page, live_server.url, "bwg1-legal-dalton-boys.json")
+    gang = Gang.objects.get(owner__username="ahead")
+    assert background.tasks("builder.tasks.prerender_gang")  # the import asked for them
+    background.run_all()  # the worker makes the cards, sheet and reference ahead
+    names = [m.name for m in gang.members.all()]
+    ahead = PdfReader(io.BytesIO(print_from_menu(page, "cards"))).pages
+    assert all(name in "\n".join(p.extract_text() for p in ahead) for name in names)
+
+    page.locator('[data-testid="print-menu"] summary').click()  # close the menu
+    settled(page)
+    recruit(page, "Johnny Ringo", "henchman")
+    menu = page.locator('[data-testid="print-menu"]')
+    menu.locator("summary").click()
+    menu.locator('input[name="kind"][value="cards"]').check()
+    with page.expect_download() as download_info:
+        menu.locator('[data-testid="print-submit"]').click()
+        expect(menu.locator("[data-pdf-progress]")).to_be_visible()  # made now
+    fresh = PdfReader(io.BytesIO(Path(download_info.value.path()).read_bytes())).pages
+    assert "Johnny Ringo" in "\n".join(p.extract_text() for p in fresh)
+    assert [s.kwargs["version"] for s in background.tasks("builder.tasks.prerender_gang")] == [
+        Gang.objects.get(pk=gang.pk).version
+    ]
