@@ -12,7 +12,6 @@ from functools import cache
 from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.forms import UserCreationForm
 from django.core.cache import cache as default_cache
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -21,6 +20,8 @@ from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
+from accounts import language
+from accounts.forms import SignUpForm
 from builder.forms import browser_systems
 from gangfight_site.middleware import is_database_outage, outage_response
 from gangfight_site.throttle import ThrottledAuthenticationForm
@@ -32,8 +33,15 @@ logger = logging.getLogger(__name__)
 
 
 def home(request: HttpRequest) -> HttpResponse:
+    """Signed in: what waits on the user (notifications/waiting.py), grouped; the header's
+    count is refreshed from the same list. Otherwise: what Gangfight is."""
     if request.user.is_authenticated:
-        return redirect("gang_list")
+        from notifications import services as notifications
+        from notifications import waiting
+
+        items = waiting.waiting_for(request.user)
+        notifications.remember_count(request.user, items)
+        return render(request, "home.html", {"groups": waiting.grouped(items)})
     return render(
         request, "home.html", {"systems": all_systems(), "builder_systems": browser_systems()}
     )
@@ -67,11 +75,32 @@ def roster_schema_file(request: HttpRequest) -> HttpResponse:
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("gang_list")
-    form = UserCreationForm(request.POST or None)
+    form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user)
-        return redirect("gang_list")
+        email = form.cleaned_data.get("email", "")
+        if email:
+            from django.contrib import messages
+            from django.urls import reverse
+            from django.utils.translation import gettext
+
+            from accounts.services import offer_address
+
+            offer_address(
+                user,
+                email,
+                lambda token: request.build_absolute_uri(reverse("email_confirm", args=[token])),
+            )
+            messages.success(
+                request,
+                gettext(
+                    "We sent a link to %(email)s: open it (logged in as %(user)s) to make it "
+                    "your account's address."
+                )
+                % {"email": email, "user": user.get_username()},
+            )
+        return language.restore(request, redirect("gang_list"))
     return render(request, "registration/signup.html", {"form": form})
 
 
@@ -80,6 +109,9 @@ class LoginView(auth_views.LoginView):
     answered 429 with the form and how long to wait, and its password is not checked."""
 
     authentication_form = ThrottledAuthenticationForm
+
+    def form_valid(self, form):
+        return language.restore(self.request, super().form_valid(form))
 
     def form_invalid(self, form):
         response = super().form_invalid(form)

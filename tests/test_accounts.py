@@ -86,3 +86,18 @@ def test_change_password_with_a_wrong_old_password_changes_nothing(owner_client,
 def test_password_change_needs_a_login(client, db):
     response = client.get(reverse("password_change"))
     assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+
+
+def test_log_in_lands_on_what_waits_on_you(client, owner):
+    response = client.post(
+        reverse("login"), {"username": "owner", "password": PASSWORD}, follow=True
+    )
+    assert response.redirect_chain[-1][0] == reverse("home")
+    assert 'data-testid="waiting-on-you"' in response.content.decode()
+    # a page asked for before logging in still wins
+    client.post(reverse("logout"))
+    response = client.post(
+        reverse("login") + "?next=" + reverse("gang_list"),
+        {"username": "owner", "password": PASSWORD},
+    )
+    assert response["Location"] == reverse("gang_list")

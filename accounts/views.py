@@ -1,0 +1,155 @@
+"""The account pages: the account itself, its email address, password reset, my data
+and deleting the account. Each reads the request, checks a form, calls one function of
+accounts/services.py and renders; every page is the logged-in user's own."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import logout
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse, reverse_lazy
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods
+
+from accounts import services
+from accounts.forms import DeleteAccountForm, EmailChangeForm, ThrottledPasswordResetForm
+
+PAGE = ["GET", "HEAD", "POST"]
+
+
+@login_required
+@require_http_methods(["GET", "HEAD"])
+def account(request: HttpRequest) -> HttpResponse:
+    return render(request, "accounts/account.html", {"counts": services.owned_counts(request.user)})
+
+
+@login_required
+@require_http_methods(PAGE)
+def email_change(request: HttpRequest) -> HttpResponse:
+    """Ask for a new address: a link goes to it, and the address changes when it is
+    opened (``email_confirm``)."""
+    form = EmailChangeForm(request.user, request.POST or None, request=request)
+    if request.method == "POST" and form.is_valid():
+        email = form.cleaned_data["email"]
+        services.offer_address(
+            request.user,
+            email,
+            lambda token: request.build_absolute_uri(reverse("email_confirm", args=[token])),
+        )
+        messages.success(
+            request,
+            _(
+                "We sent a link to %(email)s. Your address changes when you open it "
+                "(logged in as %(user)s)."
+            )
+            % {"email": email, "user": request.user.get_username()},
+        )
+        return redirect("account")
+    return render(request, "accounts/email_change.html", {"form": form})
+
+
+@never_cache
+@login_required
+@require_http_methods(PAGE)
+def email_confirm(request: HttpRequest, token: str) -> HttpResponse:
+    """The link in the mail: a page that shows the new address and a button (so a mail
+    scanner that opens links changes nothing); the button changes it."""
+    if request.method == "POST":
+        try:
+            email = services.confirm_email_change(
+                request.user,
+                token,
+                lambda revert: request.build_absolute_uri(reverse("email_revert", args=[revert])),
+            )
+        except services.AccountError as error:
+            return render(request, "accounts/email_confirm.html", {"error": str(error)})
+        messages.success(request, _("Your email address is now %(email)s.") % {"email": email})
+        return redirect("account")
+    try:
+        email = services.read_email_change(request.user, token)
+    except services.AccountError as error:
+        return render(request, "accounts/email_confirm.html", {"error": str(error)})
+    return render(request, "accounts/email_confirm.html", {"email": email})
+
+
+@never_cache
+@require_http_methods(PAGE)
+def email_revert(request: HttpRequest, token: str) -> HttpResponse:
+    """The "this wasn't me" link mailed to the old address after a change: a page with a
+    button (a mail scanner opening the link changes nothing); the button puts the old
+    address back and logs out every session. No log-in needed: whoever changed the
+    address may have changed the password too."""
+    try:
+        if request.method == "POST":
+            user = services.revert_email_change(token)
+            if request.user.is_authenticated and request.user.pk == user.pk:
+                logout(request)
+            context = {"reverted": user}
+        else:
+            user, old, new = services.read_email_revert(token)
+            context = {"user_name": user.get_username(), "old": old, "new": new}
+    except services.AccountError as error:
+        context = {"error": str(error)}
+    return render(request, "accounts/email_revert.html", context)
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's password reset, throttled per typed address and per client address
+    (429 with the form and how long to wait). The page that follows is the same whether
+    the address belongs to an account or not."""
+
+    form_class = ThrottledPasswordResetForm
+    success_url = reverse_lazy("password_reset_done")
+    email_template_name = "registration/password_reset_email.txt"
+    subject_template_name = "registration/password_reset_subject.txt"
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "request": self.request}
+
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        if form.throttled is not None:
+            response.status_code = 429
+            response["Retry-After"] = str(form.throttled.wait_seconds)
+        return response
+
+
+@login_required
+@require_http_methods(["GET", "HEAD"])
+def my_data(request: HttpRequest) -> HttpResponse:
+    return render(request, "accounts/my_data.html", {"counts": services.owned_counts(request.user)})
+
+
+@never_cache
+@login_required
+@require_http_methods(["GET", "HEAD"])
+def my_data_download(request: HttpRequest) -> HttpResponse:
+    """Everything the user owns, in one zip."""
+    response = HttpResponse(services.my_data(request.user), content_type="application/zip")
+    day = timezone.now().date().isoformat()
+    response["Content-Disposition"] = (
+        f'attachment; filename="gangfight-{request.user.pk}-{day}.zip"'
+    )
+    return response
+
+
+@login_required
+@require_http_methods(PAGE)
+def account_delete(request: HttpRequest) -> HttpResponse:
+    """A confirm page; the password, typed again, deletes the account."""
+    form = DeleteAccountForm(request.user, request.POST or None, request=request)
+    if request.method == "POST" and form.is_valid():
+        services.delete_account(request.user)
+        logout(request)
+        messages.success(request, _("Your account was deleted. Thank you for playing."))
+        return redirect("home")
+    return render(
+        request,
+        "accounts/account_delete.html",
+        {"form": form, "plan": services.deletion_plan(request.user)},
+    )
