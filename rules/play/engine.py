@@ -1,0 +1,830 @@
+"""The play engine: taps in, the table's state out.
+
+- :func:`setup` reads the gangs' rosters (through their system's ``evaluate``) into the
+  game's snapshot: for each member, the counters it starts with in its system's terms.
+- :func:`replay` folds a game's taps, in order, into a :class:`GameState`. An ``undo`` tap
+  voids the tap it names, so the state is exactly what it would be had that tap never
+  been made. Replay never raises: a tap it cannot read is left out, and says so.
+- :func:`prepare` checks a new tap against the state and returns the data to store, or
+  raises :class:`PlayError` saying what is wrong.
+
+What differs between systems is asked of the game's :class:`~rules.play.tracker.Tracker`
+(:func:`tracker_for`: the module of this package named after the system, which sets
+``TRACKER``, else the generic tracker).
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import pkgutil
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import cache
+from typing import Any
+
+from rules.base import as_int, as_str
+from rules.i18n import _, gettext_noop, ngettext
+from rules.play.tracker import Tracker
+from rules.registry import get_system
+
+KINDS = (
+    "wound",
+    "adjust",
+    "flip",
+    "status",
+    "turn",
+    "ap",
+    "vp",
+    "loot",
+    "end",
+    "undo",
+    "blame",
+)
+#: taps that may still be made after the game ended: they put the record right
+AFTER_THE_END = ("undo", "loot", "blame")
+STATUSES = {  # translated where they are shown
+    "active": gettext_noop("In the fight"),
+    "out": gettext_noop("Out of action"),
+    "dead": gettext_noop("Killed"),
+    "playing_dead": gettext_noop("Playing dead"),
+    "left": gettext_noop("Left the board"),
+}
+MAX_STEP = 10  # the most a single tap may change a counter by
+MAX_CASH = 100_000
+
+
+class PlayError(Exception):
+    """A tap the rules refuse: ``message`` says what to change, ``field`` where."""
+
+    def __init__(self, message: str, field: str = ""):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+@dataclass(frozen=True)
+class Tap:
+    """One tap as stored: its place in the game's log, what it is, who made it, when."""
+
+    seq: int
+    kind: str
+    data: Mapping[str, Any]
+    by: str = ""
+    at: str = ""  # when the server received it
+    made: str = ""  # when the phone made it (an offline tap is received later)
+
+
+#: a tap received this long (seconds) after it was made was "sent late"
+LATE_SECONDS = 30
+
+
+@dataclass
+class LogLine:
+    seq: int
+    kind: str
+    text: str
+    by: str
+    at: str
+    undone: bool = False
+    made: str = ""
+
+    @property
+    def when(self) -> str:
+        """When the tap was made (the phone's time, else when it was received)."""
+        return self.made or self.at
+
+    @property
+    def late(self) -> bool:
+        """Made offline and received well after."""
+        if not self.made or not self.at:
+            return False
+        try:
+            gap = datetime.fromisoformat(self.at) - datetime.fromisoformat(self.made)
+        except (TypeError, ValueError):
+            return False
+        return gap.total_seconds() > LATE_SECONDS
+
+
+@dataclass
+class MemberTrack:
+    """One member at the table."""
+
+    ref: str  # "<side>/<key>"
+    side: str
+    key: str
+    name: str
+    summary: str
+    leader: bool
+    vp: int  # the Victory Points it is worth to the enemy when out of action
+    start: dict[str, int]
+    counters: dict[str, int]
+    cash: int = 0
+    status: str = "active"
+    cause: str = ""  # the member who put it out of the fight, if named
+    wounds: list[dict[str, Any]] = field(default_factory=list)  # Rivals: wound counters
+    #: what the member carries that can be taken from the body (None: not known)
+    items: list[str] | None = None
+    #: a counter's own name for this member (bwg2: its consumable, "Snake Oil")
+    counter_names: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def in_fight(self) -> bool:
+        return self.status == "active"
+
+    @property
+    def status_label(self) -> str:
+        return STATUSES[self.status]
+
+
+@dataclass
+class Side:
+    id: str  # "a" or "b"
+    name: str
+    gang: str  # the gang it comes from (a builder gang or a campaign gang id)
+    player: str
+    members: dict[str, MemberTrack]
+    ap_max: int | None = None
+    ap: int | None = None
+    vp: int = 0  # Victory Points tapped in (objectives, loot cards...)
+
+
+@dataclass
+class GameState:
+    system: str
+    tracker: Tracker
+    sides: dict[str, Side]
+    turn: int = 1
+    ended: bool = False
+    winner: str | None = None  # "a", "b", "draw"; None while the game runs
+    version: int = 0  # the last tap's seq
+    happenings: list[dict[str, Any]] = field(default_factory=list)
+    log: list[LogLine] = field(default_factory=list)
+    effective: list[int] = field(default_factory=list)  # seqs of the taps that count
+
+    def member(self, member_ref: Any, what: str = "member") -> MemberTrack:
+        side_id, _slash, key = as_str(member_ref).partition("/")
+        side = self.sides.get(side_id)
+        member = side.members.get(key) if side else None
+        if member is None:
+            raise PlayError(_("Choose a member from the game's gangs."), what)
+        return member
+
+    def members(self) -> Iterable[MemberTrack]:
+        for side in self.sides.values():
+            yield from side.members.values()
+
+    def other(self, side_id: str) -> Side | None:
+        return next((s for s in self.sides.values() if s.id != side_id), None)
+
+    def figures(self) -> dict[str, Any]:
+        """The state as plain data (what a test compares)."""
+        return {
+            "turn": self.turn,
+            "ended": self.ended,
+            "winner": self.winner,
+            "sides": {
+                s.id: {
+                    "ap": s.ap,
+                    "vp": s.vp,
+                    "members": {
+                        m.key: (
+                            dict(m.counters),
+                            m.status,
+                            m.cause,
+                            m.cash,
+                            copy.deepcopy(m.wounds),
+                        )
+                        for m in s.members.values()
+                    },
+                }
+                for s in self.sides.values()
+            },
+            "happenings": copy.deepcopy(self.happenings),
+            "effective": list(self.effective),
+        }
+
+
+# --------------------------------------------------------------------------- trackers
+
+
+@cache
+def _trackers() -> dict[str, type[Tracker]]:
+    """Each module of this package that sets ``TRACKER``, by the system id it names."""
+    import rules.play as package
+
+    found: dict[str, type[Tracker]] = {}
+    for info in pkgutil.iter_modules(package.__path__):
+        module = importlib.import_module(f"{package.__name__}.{info.name}")
+        made = getattr(module, "TRACKER", None)
+        if made is not None:
+            found[getattr(module, "SYSTEM_ID", info.name)] = made
+    return found
+
+
+def tracker_for(system_id: str) -> Tracker:
+    return _trackers().get(system_id, Tracker)(system_id)
+
+
+# --------------------------------------------------------------------------- setup
+
+
+def setup(system_id: str, sides: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The game's snapshot from one or two sides: each ``{"id", "name", "gang", "player",
+    "roster"}`` with the roster in the roster-file shape. Every member gets its counters
+    as its system's tracker reads them from the system's report."""
+    tracker = tracker_for(system_id)
+    system = get_system(system_id)
+    out = []
+    for side in sides:
+        roster = dict(side["roster"])
+        report = system.evaluate(roster)
+        facts = dict(report.gang.get("facts") or [])
+        members = []
+        for entry in roster.get("members") or []:
+            key = str(entry.get("key"))
+            member_report = report.members.get(key) if isinstance(report.members, dict) else None
+            profile = tracker.profile(member_report, facts)
+            members.append({"key": key, "name": as_str(entry.get("name"))[:100], **profile})
+        out.append(
+            {
+                "id": side["id"],
+                "name": as_str(side.get("name"))[:80],
+                "gang": str(side.get("gang", "")),
+                "player": as_str(side.get("player")),
+                "ap": tracker.action_points(report, members) if tracker.has_action_points else None,
+                "members": members,
+            }
+        )
+    return {"system": system_id, "sides": out}
+
+
+def new_state(snapshot: Mapping[str, Any]) -> GameState:
+    system_id = as_str(snapshot.get("system"))
+    tracker = tracker_for(system_id)
+    sides: dict[str, Side] = {}
+    for s in snapshot.get("sides") or []:
+        side_id = as_str(s.get("id"))
+        members = {}
+        for m in s.get("members") or []:
+            key = str(m.get("key"))
+            start = {
+                c.id: as_int((m.get("counters") or {}).get(c.id))
+                for c in tracker.counters
+                if as_int((m.get("counters") or {}).get(c.id)) is not None
+            }
+            members[key] = MemberTrack(
+                ref=f"{side_id}/{key}",
+                side=side_id,
+                key=key,
+                name=as_str(m.get("name")),
+                summary=as_str(m.get("summary")),
+                leader=bool(m.get("leader")),
+                vp=as_int(m.get("vp")) or 0,
+                start=start,
+                counters=dict(start),
+                cash=as_int(m.get("cash")) or 0,
+                items=[as_str(i) for i in m["items"]] if isinstance(m.get("items"), list) else None,
+                counter_names={
+                    str(k): as_str(v) for k, v in (m.get("names") or {}).items() if as_str(v)
+                },
+            )
+        ap = as_int(s.get("ap"))
+        sides[side_id] = Side(
+            side_id,
+            as_str(s.get("name")),
+            str(s.get("gang", "")),
+            as_str(s.get("player")),
+            members,
+            ap,
+            ap,
+        )
+    return GameState(system_id, tracker, sides)
+
+
+# --------------------------------------------------------------------------- replay
+
+
+def undone_by(taps: Sequence[Tap]) -> set[int]:
+    """The seqs the log's undo taps void (an undo names an earlier tap that is not itself
+    an undo; anything else is left out)."""
+    kinds = {t.seq: t.kind for t in taps}
+    voided: set[int] = set()
+    for t in taps:
+        if t.kind != "undo":
+            continue
+        target = as_int(t.data.get("target"))
+        if target is not None and target < t.seq and kinds.get(target) not in (None, "undo"):
+            voided.add(target)
+    return voided
+
+
+def replay(snapshot: Mapping[str, Any], taps: Iterable[Tap]) -> GameState:
+    """The game's state after its taps, undone taps left out."""
+    taps = sorted(taps, key=lambda t: t.seq)
+    voided = undone_by(taps)
+    state = new_state(snapshot)
+    texts: dict[int, str] = {}
+    for tap in taps:
+        if tap.kind == "undo" or tap.seq in voided:
+            continue
+        texts[tap.seq] = apply(state, tap)
+    for tap in taps:  # an undone tap keeps the words it would have had
+        if tap.seq in voided:
+            texts[tap.seq] = _preview(snapshot, tap)
+    for tap in taps:  # an undo says what it undid, in words
+        if tap.kind == "undo":
+            texts[tap.seq] = _describe_undo(tap, texts)
+    state.log = [
+        LogLine(t.seq, t.kind, texts[t.seq], t.by, t.at, undone=t.seq in voided, made=t.made)
+        for t in taps
+    ]
+    state.version = taps[-1].seq if taps else 0
+    return state
+
+
+def _preview(snapshot: Mapping[str, Any], tap: Tap) -> str:
+    try:
+        return _APPLY[tap.kind](new_state(snapshot), tap.data)
+    except Exception:
+        return tap.kind
+
+
+def _describe_undo(tap: Tap, texts: Mapping[int, str]) -> str:
+    target = as_int(tap.data.get("target"))
+    what = texts.get(target) if target is not None else None
+    if not what:
+        return _("Undid a tap that is not in the log.")
+    return _("Undid: {what}").format(what=what)
+
+
+def apply(state: GameState, tap: Tap) -> str:
+    """Apply one (not undone) tap to the state; returns the log's words for it."""
+    handler = _APPLY.get(tap.kind)
+    if handler is None:
+        return _("An unknown tap ({kind}), left out.").format(kind=tap.kind)
+    before = len(state.happenings)
+    try:
+        text = handler(state, tap.data)
+    except (PlayError, KeyError, IndexError, TypeError, ValueError, AttributeError):
+        del state.happenings[before:]
+        return _("A {kind} tap that could not be read, left out.").format(kind=tap.kind)
+    for h in state.happenings[before:]:
+        h["seq"] = tap.seq
+    state.effective.append(tap.seq)
+    return text
+
+
+def _name(state: GameState, member_ref: str) -> str:
+    try:
+        return state.member(member_ref).name
+    except PlayError:
+        return "?"
+
+
+def _apply_wound(state: GameState, d: Mapping[str, Any]) -> str:
+    m = state.member(d["member"])
+    harm = state.tracker.harm
+    amount = int(d["amount"])
+    m.counters[harm.id] = max(0, m.counters.get(harm.id, 0) - amount)
+    by = as_str(d.get("by"))
+    if state.tracker.wound_counters:
+        m.wounds.append({"amount": amount, "red": False, "by": by})
+    state.happenings.append({"kind": "wound", "to": m.ref, "by": by, "amount": amount})
+    what = harm.counted(amount)
+    if by:
+        return _("{by} wounded {name}: {what} lost.").format(
+            name=m.name, what=what, by=_name(state, by)
+        )
+    return _("{name} wounded: {what} lost.").format(name=m.name, what=what)
+
+
+def _heal(state: GameState, m: MemberTrack, counter_id: str) -> str:
+    """Rivals: the harm counter's + takes the last wound counter off (its actions back,
+    and its wound out of the record), so actions and wound counters always agree."""
+    wound = m.wounds.pop()
+    m.counters[counter_id] = min(m.start[counter_id], m.counters[counter_id] + wound["amount"])
+    for i in range(len(state.happenings) - 1, -1, -1):
+        h = state.happenings[i]
+        if h["kind"] == "wound" and h["to"] == m.ref and h["amount"] == wound["amount"]:
+            del state.happenings[i]
+            break
+    return _("{name}'s last wound taken off: {what} back.").format(
+        name=m.name, what=state.tracker.harm.counted(wound["amount"])
+    )
+
+
+def _apply_adjust(state: GameState, d: Mapping[str, Any]) -> str:
+    m = state.member(d["member"])
+    counter = state.tracker.counter(d["counter"])
+    delta = int(d["delta"])
+    if d.get("heal"):
+        return _heal(state, m, counter.id)
+    # clamped: undoing an early tap may leave a later one reaching past the bounds
+    m.counters[counter.id] = min(m.start[counter.id], max(0, m.counters[counter.id] + delta))
+    what = counter.counted(abs(delta), m.counter_names.get(counter.id))
+    words = (
+        _("{name} got {what} back ({left} now).")
+        if delta > 0
+        else _("{name} used or lost {what} ({left} left).")
+    )
+    return words.format(name=m.name, what=what, left=m.counters[counter.id])
+
+
+def _apply_flip(state: GameState, d: Mapping[str, Any]) -> str:
+    m = state.member(d["member"])
+    index = int(d["index"])
+    wound = m.wounds[index]
+    wound["red"] = not wound["red"]
+    words = (
+        _("{name}'s wound {n} turned to its red side.")
+        if wound["red"]
+        else _("{name}'s wound {n} turned back to its white side.")
+    )
+    return words.format(name=m.name, n=index + 1)
+
+
+def _apply_status(state: GameState, d: Mapping[str, Any]) -> str:
+    m = state.member(d["member"])
+    status = d["status"]
+    m.status = status
+    m.cause = as_str(d.get("by")) if status in ("out", "dead") else ""
+    if status == "dead":
+        state.happenings.append({"kind": "kill", "to": m.ref, "by": m.cause})
+    elif status == "out":
+        state.happenings.append({"kind": "out", "to": m.ref, "by": m.cause})
+    elif status in ("left", "playing_dead"):
+        state.happenings.append({"kind": status, "who": m.ref})
+    elif status == "active":
+        state.happenings.append({"kind": "back", "who": m.ref})
+    if m.cause:
+        return _("{name}: {what}, by {by}.").format(
+            name=m.name, what=_(STATUSES[status]).lower(), by=_name(state, m.cause)
+        )
+    return _("{name}: {what}.").format(name=m.name, what=_(STATUSES[status]).lower())
+
+
+def _apply_turn(state: GameState, d: Mapping[str, Any]) -> str:
+    delta = int(d["delta"])
+    state.turn += delta
+    if delta > 0:
+        for side in state.sides.values():
+            side.ap = side.ap_max
+    return _("{word} {n}.").format(word=_(state.tracker.turn_word), n=state.turn)
+
+
+def _apply_ap(state: GameState, d: Mapping[str, Any]) -> str:
+    side = state.sides[d["side"]]
+    delta = int(d["delta"])
+    side.ap = min(side.ap_max or 0, max(0, (side.ap or 0) + delta))
+    if delta < 0:
+        words = ngettext(
+            "{side} spent {n} Action Point ({left} left).",
+            "{side} spent {n} Action Points ({left} left).",
+            -delta,
+        )
+    else:
+        words = ngettext(
+            "{side} got {n} Action Point back ({left} left).",
+            "{side} got {n} Action Points back ({left} left).",
+            delta,
+        )
+    return words.format(side=side.name, n=abs(delta), left=side.ap)
+
+
+def _apply_vp(state: GameState, d: Mapping[str, Any]) -> str:
+    side = state.sides[d["side"]]
+    delta = int(d["delta"])
+    side.vp = max(0, side.vp + delta)
+    return _("{side}: {delta:+d} Victory Points ({vp}).").format(
+        side=side.name, delta=delta, vp=side.vp
+    )
+
+
+def _apply_loot(state: GameState, d: Mapping[str, Any]) -> str:
+    by, victim = state.member(d["by"]), state.member(d["from"])
+    cash = min(max(0, victim.cash), int(d.get("cash") or 0))
+    items = [as_str(i) for i in d.get("items") or []]
+    victim.cash -= cash
+    by.cash += cash
+    for item in items:
+        if victim.items is not None and item in victim.items:
+            victim.items.remove(item)
+            if by.items is not None:
+                by.items.append(item)
+    state.happenings.append(
+        {"kind": "loot", "by": by.ref, "from": victim.ref, "cash": cash, "items": items}
+    )
+    what = ", ".join(([f"${cash}"] if cash else []) + items)
+    return _("{by} took {what} from {victim}.").format(by=by.name, what=what, victim=victim.name)
+
+
+def _apply_end(state: GameState, d: Mapping[str, Any]) -> str:
+    state.ended = True
+    state.winner = d["winner"]
+    if state.winner == "draw":
+        return _("The game ended in a draw.")
+    return _("The game ended: {side} won.").format(side=state.sides[state.winner].name)
+
+
+def _apply_blame(state: GameState, d: Mapping[str, Any]) -> str:
+    """Name who caused a wound tapped with nobody named (from the review of the record)."""
+    target, by = int(d["target"]), as_str(d["by"])
+    h = next(h for h in state.happenings if h.get("seq") == target and h["kind"] == "wound")
+    h["by"] = by
+    victim = state.member(h["to"])
+    return _("{by} wounded {name} (named afterwards).").format(
+        by=_name(state, by), name=victim.name
+    )
+
+
+_APPLY = {
+    "blame": _apply_blame,
+    "wound": _apply_wound,
+    "adjust": _apply_adjust,
+    "flip": _apply_flip,
+    "status": _apply_status,
+    "turn": _apply_turn,
+    "ap": _apply_ap,
+    "vp": _apply_vp,
+    "loot": _apply_loot,
+    "end": _apply_end,
+}
+
+
+# --------------------------------------------------------------------------- prepare
+
+
+def _step(value: Any, what: str, field_name: str) -> int:
+    number = as_int(value)
+    if number is None or number == 0 or abs(number) > MAX_STEP:
+        raise PlayError(
+            _("{what}: give a whole number from 1 to {most}.").format(what=what, most=MAX_STEP),
+            field_name,
+        )
+    return number
+
+
+def _is(m: MemberTrack) -> str:
+    return _("{name} is {what}.").format(name=m.name, what=_(m.status_label).lower())
+
+
+def _cause(state: GameState, victim: MemberTrack, value: Any) -> str:
+    """The member who caused a wound or a kill: someone of the other side still in the
+    fight, or nobody named."""
+    if not as_str(value):
+        return ""
+    by = state.member(value, "by")
+    if by.side == victim.side:
+        raise PlayError(
+            _("{by} and {victim} are on the same side.").format(by=by.name, victim=victim.name),
+            "by",
+        )
+    if not by.in_fight:
+        raise PlayError(_is(by), "by")
+    return by.ref
+
+
+def _fighting(state: GameState, data: Mapping[str, Any]) -> MemberTrack:
+    m = state.member(data.get("member"))
+    if not m.in_fight:
+        raise PlayError(_is(m), "member")
+    return m
+
+
+def prepare(state: GameState, kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
+    """Check a new tap against the state; returns the data to store.
+
+    Raises :class:`PlayError` if it makes no sense now (a counter below 0, a wound on a
+    member out of the fight, a cause on the wrong side...).
+    """
+    if kind not in KINDS:
+        raise PlayError(_("Unknown tap {kind!r}.").format(kind=kind), "kind")
+    if state.ended and kind not in AFTER_THE_END:  # the record can be put right after
+        raise PlayError(_("The game has ended: undo its end to go on tapping."))
+    return _PREPARE[kind](state, dict(data))
+
+
+def _prepare_wound(state: GameState, data: dict) -> dict:
+    m = _fighting(state, data)
+    harm = state.tracker.harm
+    amount = abs(_step(data.get("amount", 1), _("Wounds"), "amount"))
+    left = m.counters.get(harm.id, 0)
+    if left <= 0:
+        raise PlayError(
+            _("{name} has no {what} left: mark the member out of the fight.").format(
+                name=m.name, what=_(harm.label)
+            )
+        )
+    if amount > left:
+        raise PlayError(
+            _("{name} has {n} {what} left.").format(name=m.name, n=left, what=_(harm.label)),
+            "amount",
+        )
+    return {"member": m.ref, "amount": amount, "by": _cause(state, m, data.get("by"))}
+
+
+def _prepare_adjust(state: GameState, data: dict) -> dict:
+    m = state.member(data.get("member"))
+    counter = state.tracker.counter(as_str(data.get("counter")))
+    if counter is None or counter.id not in m.counters:
+        raise PlayError(_("{name} has no such counter.").format(name=m.name), "counter")
+    delta = _step(data.get("delta"), _(counter.label), "delta")
+    if counter.harm and state.tracker.wound_counters and delta > 0:
+        # Rivals: actions come back only by taking a wound counter off
+        if not m.wounds:
+            raise PlayError(
+                _("{name} has no wound counter to take off.").format(name=m.name), "delta"
+            )
+        return {"member": m.ref, "counter": counter.id, "delta": 1, "heal": True}
+    new = m.counters[counter.id] + delta
+    if new < 0:
+        raise PlayError(
+            _("{name} has no {what} left.").format(name=m.name, what=_(counter.label)), "delta"
+        )
+    if new > m.start[counter.id]:
+        raise PlayError(
+            _("{name} started with {n} {what}: no more than that.").format(
+                name=m.name, n=m.start[counter.id], what=_(counter.label)
+            ),
+            "delta",
+        )
+    return {"member": m.ref, "counter": counter.id, "delta": delta}
+
+
+def _prepare_flip(state: GameState, data: dict) -> dict:
+    m = state.member(data.get("member"))
+    if not m.wounds:
+        raise PlayError(_("{name} has no wound counter to turn.").format(name=m.name), "member")
+    index = as_int(data.get("index"))
+    if index is None:
+        index = len(m.wounds) - 1
+    if not 0 <= index < len(m.wounds):
+        raise PlayError(
+            ngettext(
+                "{name} has {n} wound counter.", "{name} has {n} wound counters.", len(m.wounds)
+            ).format(name=m.name, n=len(m.wounds)),
+            "index",
+        )
+    return {"member": m.ref, "index": index}
+
+
+def _prepare_status(state: GameState, data: dict) -> dict:
+    m = state.member(data.get("member"))
+    status = as_str(data.get("status"))
+    if status != "active" and status not in state.tracker.statuses:
+        raise PlayError(_("Choose what happened to the member."), "status")
+    if status == m.status:
+        raise PlayError(
+            _("{name} is already {what}.").format(name=m.name, what=_(m.status_label).lower()),
+            "status",
+        )
+    by = _cause(state, m, data.get("by")) if status in ("out", "dead") else ""
+    return {"member": m.ref, "status": status, "by": by}
+
+
+def _prepare_turn(state: GameState, data: dict) -> dict:
+    delta = as_int(data.get("delta"))
+    if delta not in (1, -1):
+        raise PlayError(_("A turn goes one forward or one back."), "delta")
+    if state.turn + delta < 1:
+        raise PlayError(
+            _("This is the first {word}.").format(word=_(state.tracker.turn_word).lower()), "delta"
+        )
+    limit = state.tracker.turns
+    if limit and state.turn + delta > limit:
+        raise PlayError(
+            _("The game lasts {n} {words}.").format(
+                n=limit, words=_(state.tracker.turns_word).lower()
+            ),
+            "delta",
+        )
+    return {"delta": delta}
+
+
+def _side(state: GameState, data: Mapping) -> Side:
+    side = state.sides.get(as_str(data.get("side")))
+    if side is None:
+        raise PlayError(_("Choose one of the game's sides."), "side")
+    return side
+
+
+def _prepare_ap(state: GameState, data: dict) -> dict:
+    side = _side(state, data)
+    if side.ap_max is None:
+        raise PlayError(_("This game has no Action Point pool."), "side")
+    delta = _step(data.get("delta"), _("Action Points"), "delta")
+    new = (side.ap or 0) + delta
+    if not 0 <= new <= side.ap_max:
+        raise PlayError(
+            _("{side}'s pool holds 0 to {most} Action Points.").format(
+                side=side.name, most=side.ap_max
+            ),
+            "delta",
+        )
+    return {"side": side.id, "delta": delta}
+
+
+def _prepare_vp(state: GameState, data: dict) -> dict:
+    side = _side(state, data)
+    delta = _step(data.get("delta"), _("Victory Points"), "delta")
+    if side.vp + delta < 0:
+        raise PlayError(
+            _("{side} has {n} Victory Points.").format(side=side.name, n=side.vp), "delta"
+        )
+    return {"side": side.id, "delta": delta}
+
+
+def _prepare_loot(state: GameState, data: dict) -> dict:
+    by = _fighting(state, {"member": data.get("by")})
+    victim = state.member(data.get("from"), "from")
+    if victim.status != "dead":
+        raise PlayError(
+            _("Only the dead can be robbed: {name} is not dead.").format(name=victim.name), "from"
+        )
+    if victim.side == by.side:
+        raise PlayError(
+            _("{by} and {victim} ride together.").format(by=by.name, victim=victim.name), "from"
+        )
+    cash = as_int(data.get("cash") or 0)
+    if cash is None or not 0 <= cash <= MAX_CASH:
+        raise PlayError(_("Dollars taken: a whole number, 0 or more."), "cash")
+    if cash > victim.cash:
+        raise PlayError(_("{name} has ${cash}.").format(name=victim.name, cash=victim.cash), "cash")
+    items = data.get("items") or []
+    if isinstance(items, str):
+        items = [t.strip() for t in items.split(",")]
+    items = [as_str(i)[:60] for i in items if as_str(i).strip()][:10]
+    if victim.items is not None:  # only what the victim carries
+        carried = list(victim.items)
+        for item in items:
+            if item not in carried:
+                raise PlayError(
+                    _("{name} carries no {item}.").format(name=victim.name, item=item), "items"
+                )
+            carried.remove(item)
+    if not cash and not items:
+        raise PlayError(_("Say what was taken (dollars or items)."), "cash")
+    return {"by": by.ref, "from": victim.ref, "cash": cash, "items": items}
+
+
+def _prepare_end(state: GameState, data: dict) -> dict:
+    winner = as_str(data.get("winner"))
+    if winner not in (*state.sides, "draw"):
+        raise PlayError(_("Choose the winner, or a draw."), "winner")
+    return {"winner": winner}
+
+
+def _prepare_undo(state: GameState, data: dict) -> dict:
+    target = as_int(data.get("target"))
+    if not state.effective:
+        raise PlayError(_("Nothing to undo."))
+    if target is None:
+        target = state.effective[-1]
+    if target not in state.effective:
+        raise PlayError(_("That tap is already undone, or can't be undone."), "target")
+    return {"target": target}
+
+
+def _prepare_blame(state: GameState, data: dict) -> dict:
+    target = as_int(data.get("target"))
+    h = next(
+        (
+            h
+            for h in state.happenings
+            if target is not None and h.get("seq") == target and h["kind"] == "wound"
+        ),
+        None,
+    )
+    if h is None:
+        raise PlayError(_("That wound is not in the game's log."), "target")
+    if h["by"]:
+        raise PlayError(
+            _("That wound already names {by}.").format(by=_name(state, h["by"])), "target"
+        )
+    victim = state.member(h["to"])
+    if not as_str(data.get("by")):
+        raise PlayError(_("Choose who caused the wound."), "by")
+    by = state.member(data.get("by"), "by")
+    if by.side == victim.side:
+        raise PlayError(
+            _("{by} and {victim} are on the same side.").format(by=by.name, victim=victim.name),
+            "by",
+        )
+    return {"target": target, "by": by.ref}
+
+
+_PREPARE = {
+    "blame": _prepare_blame,
+    "wound": _prepare_wound,
+    "adjust": _prepare_adjust,
+    "flip": _prepare_flip,
+    "status": _prepare_status,
+    "turn": _prepare_turn,
+    "ap": _prepare_ap,
+    "vp": _prepare_vp,
+    "loot": _prepare_loot,
+    "end": _prepare_end,
+    "undo": _prepare_undo,
+}
