@@ -93,6 +93,15 @@ def cite(system: Any, source: str) -> str:
     return _SEED.sub(book, source)
 
 
+def text_language(system: Any, language: str) -> str:
+    """The language a system's book texts (rules, skills, traits) are shown in when
+    ``language`` is active: that language if the book exists in it (``book_languages``),
+    else English, so that a page can mark English text in a French page (``lang="en"``)
+    rather than show a translation of ours."""
+    books = getattr(system, "book_languages", ("en",))
+    return language if language in books else "en"
+
+
 def load_content(system_id: str) -> dict[str, Any]:
     """A system's content from its rulebook: ``rules/data/<id>.json``."""
     return json.loads((DATA_DIR / f"{system_id}.json").read_text("utf-8"))

@@ -36,6 +36,10 @@ A weapon or horse named as in the book (``BOOK_WEAPONS``, ``BOOK_HORSES``; the E
 the French book's name, ignoring case and spacing) has the book's figures: different figures
 entered are flagged and replaced by the book's, in XP, Fame and on the card. Other names are
 the user's own items and keep the figures entered.
+
+In French the member types, professions, skills, weapon traits, weapons and horses are the
+French book's own words and texts (``rules/data/bwg1_fr.json``, with their pages), not a
+translation of ours; our own messages go through ``rules.i18n`` (``locale/``).
 """
 
 from __future__ import annotations
@@ -46,10 +50,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules import i18n
 from rules.base import Finding, Report, RuleDoc, Severity, as_int, load_content, member_keys
 from rules.base import as_str as _str
 from rules.printing import Card, Entry, Section, Stat, Track, dedupe_entries, play_notes
 from rules.printing import Weapon as PrintedWeapon
+
+_ = i18n.gettext
+ngettext = i18n.ngettext
+pgettext = i18n.pgettext
 
 ERROR = Severity.ERROR
 WARNING = Severity.WARNING
@@ -80,24 +89,51 @@ BASE_TO_HIT = 4
 MAX_TO_HIT = 6
 FIRST_GANG_FAME = 400
 
+# The French book's words (seed 002 is the French edition): used when French is active.
+BOOK_FR: dict[str, Any] = load_content("bwg1_fr")
+
+
+def book_text(section: str, key: str, part: str) -> str | None:
+    """The French book's word or text for ``key`` of ``section`` when French is active,
+    else None (the English text is ours, from the same book)."""
+    if i18n.language() != "fr":
+        return None
+    entry = BOOK_FR.get(section, {}).get(key)
+    return entry.get(part) if isinstance(entry, Mapping) else None
+
+
+def attribute_name(attribute: str) -> str:
+    """An attribute's full name as the book prints it ("Strength", "Force")."""
+    return book_text("attributes", attribute, "name") or ATTRIBUTE_NAMES[attribute]
+
 
 @dataclass(frozen=True)
 class MemberType:
     id: str
-    label: str
+    label_en: str
     xp: int
     hp: int
     dp: int
     points: int
     has_profession: bool
+    plural_en: str = ""
+
+    @property
+    def label(self) -> str:
+        """As the book in the active language calls it: Leader, Chef."""
+        return book_text("member_types", self.id, "label") or self.label_en
+
+    @property
+    def plural(self) -> str:
+        return book_text("member_types", self.id, "plural") or self.plural_en
 
 
 MEMBER_TYPES: dict[str, MemberType] = {
     t.id: t
     for t in (
-        MemberType("leader", "Leader", xp=100, hp=3, dp=3, points=20, has_profession=True),
-        MemberType("professional", "Professional", 75, 2, 2, 15, has_profession=True),
-        MemberType("henchman", "Henchman", 50, 1, 1, 10, has_profession=False),
+        MemberType("leader", "Leader", 100, 3, 3, 20, True, "Leaders"),
+        MemberType("professional", "Professional", 75, 2, 2, 15, True, "Professionals"),
+        MemberType("henchman", "Henchman", 50, 1, 1, 10, False, "Henchmen"),
     )
 }
 
@@ -105,11 +141,24 @@ MEMBER_TYPES: dict[str, MemberType] = {
 @dataclass(frozen=True)
 class Profession:
     id: str
-    label: str
+    label_en: str
     attribute: str
-    in_play: str
-    as_leader: str
+    in_play_en: str
+    as_leader_en: str
     weapon_grace: int = 0
+
+    @property
+    def label(self) -> str:
+        """As the book in the active language calls it: Bounty Hunter, Chasseur de primes."""
+        return book_text("professions", self.id, "label") or self.label_en
+
+    @property
+    def in_play(self) -> str:
+        return book_text("professions", self.id, "in_play") or self.in_play_en
+
+    @property
+    def as_leader(self) -> str:
+        return book_text("professions", self.id, "as_leader") or self.as_leader_en
 
 
 PROFESSIONS: dict[str, Profession] = {
@@ -167,10 +216,14 @@ PROFESSIONS: dict[str, Profession] = {
 
 @dataclass(frozen=True)
 class Skill:
-    name: str
+    name: str  # the book's name, in English in both editions
     attribute: str
     at: int
-    text: str
+    text_en: str
+
+    @property
+    def text(self) -> str:
+        return book_text("skills", self.name, "text") or self.text_en
 
 
 SKILLS: tuple[Skill, ...] = (
@@ -215,6 +268,7 @@ SKILLS: tuple[Skill, ...] = (
 
 WEAPON_KINDS = {"ranged": "RC", "melee": "MC"}
 
+# The builder's one-line digests (by trait id): see trait_digest().
 WEAPON_TRAITS: dict[str, str] = {
     "pistol": "Pistol: 1-handed; a pistol in each hand shoots twice.",
     "longarm": "Longarm: 2-handed single shot; re-roll one missed die.",
@@ -226,6 +280,13 @@ WEAPON_TRAITS: dict[str, str] = {
     "explosive": 'Explosive: 1D6" blast.',
     "flaming": "Flaming: sets the target on fire.",
 }
+
+
+def trait_digest(trait: str) -> str:
+    """A weapon trait's one-line digest, in the book's words in French."""
+    return book_text("traits", trait, "digest") or WEAPON_TRAITS.get(trait, trait)
+
+
 RANGED_TRAITS = frozenset({"pistol", "longarm", "shotgun", "repeater", "thrown"})
 MELEE_TRAITS = frozenset({"parry"})
 
@@ -258,7 +319,21 @@ BOOK_HORSES: dict[str, dict[str, Any]] = _by_name(CONTENT["horses"])
 _BOOK_WEAPON_LIST = ", ".join(f"{w['name']} {w['level']}" for w in CONTENT["weapons"])
 _BOOK_HORSE_LIST = ", ".join(f"{h['name']} {h['xp']} XP" for h in CONTENT["horses"])
 
-_PROFESSION_LIST = ", ".join(p.label for p in PROFESSIONS.values())
+_PROFESSION_LIST = ", ".join(p.label_en for p in PROFESSIONS.values())
+
+
+def _profession_list() -> str:
+    """The professions, for a message, as the active language's book names them."""
+    return ", ".join(p.label for p in PROFESSIONS.values())
+
+
+def book_item_name(name: str, book: Mapping[str, Any] | None, section: str) -> str:
+    """A book weapon's or horse's name in the active language's book ("Couteau Bowie"),
+    else the name as entered."""
+    if book is None:
+        return name
+    return book_text(section, book["name"], "name") or name
+
 
 RULES: tuple[RuleDoc, ...] = (
     RuleDoc(
@@ -449,8 +524,9 @@ class Weapon:
         if book is not None:
             differs = _differing(data, book, ("level",))
             level = book["level"]
+        name = _str(data.get("name")) or _("Unnamed weapon")
         return cls(
-            name=_str(data.get("name")) or "Unnamed weapon",
+            name=book_item_name(name, book, "weapons"),
             kind=kind,
             level=level,
             hands=2 if _int(data.get("hands"), 1) == 2 else 1,
@@ -484,9 +560,9 @@ class Horse:
         book = BOOK_HORSES.get(item_key(data.get("name")))
         if book is None:
             values = {f: max(0, _int(data.get(f))) for f in HORSE_FIELDS}
-            return cls(name=_str(data.get("name")) or "Horse", **values)
+            return cls(name=_str(data.get("name")) or _("Horse"), **values)
         return cls(
-            name=_str(data.get("name")),
+            name=book_item_name(_str(data.get("name")), book, "horses"),
             **{f: book[f] for f in HORSE_FIELDS},
             book=True,
             differs=_differing(data, book, HORSE_FIELDS),
@@ -597,16 +673,27 @@ class MemberReport:
         notes = []
         if self.bonus_attribute:
             notes.append(
-                f"First {self.profession_label}: +1 {ATTRIBUTE_LABELS[self.bonus_attribute]}"
+                _("First {profession}: +1 {attribute}").format(
+                    profession=self.profession_label,
+                    attribute=ATTRIBUTE_LABELS[self.bonus_attribute],
+                )
             )
         if self.advances:
-            notes.append(f"Campaign advances: {self.advances_text}")
-        notes.extend(f"{s.name}: {s.text}" for s in self.skills)
+            notes.append(_("Campaign advances: {advances}").format(advances=self.advances_text))
+        notes.extend(_("{term}: {text}").format(term=s.name, text=s.text) for s in self.skills)
         for w in self.weapons:
-            hit = f", hits on {w.target}+" if w.penalty else ""
-            notes.append(f"{w.weapon.name} (level {w.weapon.level}, {w.weapon.kind}{hit})")
+            kind = _kind_word(w.weapon.kind)
+            if w.penalty:
+                note = _("{weapon} (level {level}, {kind}, hits on {target}+)")
+            else:
+                note = _("{weapon} (level {level}, {kind})")
+            notes.append(
+                note.format(weapon=w.weapon.name, level=w.weapon.level, kind=kind, target=w.target)
+            )
         if self.horse:
-            notes.append(f"Horse: {self.horse.name} ({self.horse.xp} XP)")
+            notes.append(
+                _("Horse: {horse} ({xp} XP)").format(horse=self.horse.name, xp=self.horse.xp)
+            )
         return notes
 
     def rows(self) -> list[dict[str, Any]]:
@@ -615,7 +702,7 @@ class MemberReport:
             {
                 "id": a,
                 "label": ATTRIBUTE_LABELS[a],
-                "name": ATTRIBUTE_NAMES[a],
+                "name": attribute_name(a),
                 "value": self.attributes[a],
                 "spent": self.spent[a],
                 "bonus": a == self.bonus_attribute,
@@ -628,7 +715,7 @@ class MemberReport:
 # --------------------------------------------------------------------------- evaluation
 
 
-TYPE_PLURALS = {"leader": "Leaders", "professional": "Professionals", "henchman": "Henchmen"}
+TYPE_PLURALS = {t.id: t.plural_en for t in MEMBER_TYPES.values()}
 
 WEAPON_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -687,8 +774,26 @@ def _int(value: Any, default: int = 0) -> int:
     return default if number is None else number
 
 
-def _plural(n: int, word: str, plural: str | None = None) -> str:
-    return f"{n} {word if n == 1 else (plural or word + 's')}"
+def _count_of(n: int, member_type: MemberType) -> str:
+    """ "1 Leader", "2 Henchmen", "0 Chef": a count of a member type, in the book's words
+    (French counts 0 and 1 as singular)."""
+    one = n in (0, 1) if i18n.language() == "fr" else n == 1
+    return f"{n} {member_type.label if one else member_type.plural}"
+
+
+def _kind_word(kind: str) -> str:
+    """A weapon's kind, "ranged" or "melee", in the active language."""
+    if kind == "ranged":
+        return pgettext("weapon kind", "ranged")
+    return pgettext("weapon kind", "melee")
+
+
+def _points(n: int) -> str:
+    return ngettext("{count} point", "{count} points", n).format(count=n)
+
+
+def _weapons(n: int) -> str:
+    return ngettext("{count} weapon", "{count} weapons", n).format(count=n)
 
 
 def _shown(value: Any) -> str:
@@ -812,6 +917,40 @@ LEADERS_LUCK = (
     "re-rolled; dice left when the Leader goes out of action are lost."
 )
 
+
+def profession_rules(profession_id: str) -> tuple[str, str]:
+    """A profession's full text: (in play, if the Leader has it), the book's in French."""
+    french = book_text("professions", profession_id, "rules")
+    if french:
+        return french[0], french[1]
+    return PROFESSION_RULES[profession_id]
+
+
+def trait_rule(trait: str) -> tuple[str, str]:
+    """A weapon trait's (term, full text), the book's in French."""
+    term, text = TRAIT_RULES[trait]
+    return (
+        book_text("traits", trait, "label") or term,
+        book_text("traits", trait, "text") or text,
+    )
+
+
+def leaders_luck(dice: int) -> str:
+    """The Leader's Luck rule for a pool of ``dice`` dice."""
+    text = BOOK_FR["leaders_luck"]["text"] if i18n.language() == "fr" else LEADERS_LUCK
+    return text.format(dice=dice)
+
+
+def core_rules() -> tuple[Entry, ...]:
+    """The core rules of the quick reference, the book's in French."""
+    if i18n.language() == "fr":
+        return tuple(
+            Entry(r["term"], r["text"].format(target=BASE_TO_HIT, most=MAX_TO_HIT))
+            for r in BOOK_FR["core_rules"]
+        )
+    return CORE_RULES
+
+
 # The few rules a player looks up (RULES.md: base to-hit, weapon level, Str, move); the
 # exceptions (Bounty Hunter, Knowhow) are listed with the professions and skills that use them.
 CORE_RULES: tuple[Entry, ...] = (
@@ -845,15 +984,16 @@ def _trait_ids(weapon: Weapon) -> list[str]:
 
 def _trait_labels(weapon: Weapon) -> tuple[str, ...]:
     """The traits column: the hands it needs (self-explanatory), then its traits."""
-    return (f"{weapon.hands}-Handed", *(_trait_label(t) for t in weapon.traits))
+    hands = ngettext("{count}-Handed", "{count}-Handed", weapon.hands).format(count=weapon.hands)
+    return (hands, *(_trait_label(t) for t in weapon.traits))
 
 
 def _trait_label(trait: str) -> str:
-    return TRAIT_RULES[trait][0] if trait in TRAIT_RULES else trait.capitalize()
+    return trait_rule(trait)[0] if trait in TRAIT_RULES else trait.capitalize()
 
 
 def _trait_entries(weapons: list[Weapon]) -> list[Entry]:
-    return [Entry(*TRAIT_RULES[t]) for w in weapons for t in _trait_ids(w) if t in TRAIT_RULES]
+    return [Entry(*trait_rule(t)) for w in weapons for t in _trait_ids(w) if t in TRAIT_RULES]
 
 
 def _weapon_strength(weapon: Weapon, strength: int) -> str:
@@ -866,7 +1006,7 @@ def _weapon_strength(weapon: Weapon, strength: int) -> str:
 
 def _weapon_range(weapon: Weapon, strength: int) -> str:
     if weapon.kind == "melee":
-        return "Melee"
+        return pgettext("range column", "Melee")
     if "thrown" in weapon.traits:
         return f'{strength}+D6"'
     return ""  # the book gives no ranges in inches for guns
@@ -875,20 +1015,24 @@ def _weapon_range(weapon: Weapon, strength: int) -> str:
 def _weapon_note(m: MemberReport, wr: WeaponReport) -> str:
     label = WEAPON_KINDS[wr.weapon.kind]
     if wr.penalty:
-        return f"above {label} {wr.skill}: +{wr.penalty} to hit ({wr.target}+)"
+        return _("above {attribute} {skill}: +{penalty} to hit ({target}+)").format(
+            attribute=label, skill=wr.skill, penalty=wr.penalty, target=wr.target
+        )
     if wr.weapon.level > wr.skill:
         has_knowhow = any(s.name == "Knowhow" for s in m.skills)
         why = "Knowhow" if has_knowhow and wr.weapon.level > wr.skill + wr.grace else ""
-        return f"above {label} {wr.skill}: no penalty ({why or m.profession_label})"
+        return _("above {attribute} {skill}: no penalty ({why})").format(
+            attribute=label, skill=wr.skill, why=why or m.profession_label
+        )
     return ""
 
 
 def _weapon_summary(weapon: Weapon) -> str:
     """One weapon for the quick reference: "ranged (RC), 1-handed, level 4; Pistol"."""
     parts = [
-        f"{weapon.kind} ({WEAPON_KINDS[weapon.kind]})",
-        f"{weapon.hands}-handed",
-        f"level {weapon.level}",
+        f"{_kind_word(weapon.kind)} ({WEAPON_KINDS[weapon.kind]})",
+        ngettext("{count}-handed", "{count}-handed", weapon.hands).format(count=weapon.hands),
+        _("level {level}").format(level=weapon.level),
     ]
     if weapon.strength:
         parts.append(f"Str {weapon.strength}")
@@ -897,15 +1041,14 @@ def _weapon_summary(weapon: Weapon) -> str:
 
 
 def _horse_text(horse: Horse) -> str:
-    return (
-        f"Str {horse.str}, Qui {horse.qui}, Sta {horse.sta}, Int {horse.int}, "
-        f'Speed {horse.speed}", {horse.xp} XP.'
+    return _('Str {str}, Qui {qui}, Sta {sta}, Int {int}, Speed {speed}", {xp} XP.').format(
+        str=horse.str, qui=horse.qui, sta=horse.sta, int=horse.int, speed=horse.speed, xp=horse.xp
     )
 
 
 def _gang_name(roster: Any) -> str:
     name = _str(roster.get("name")) if isinstance(roster, Mapping) else ""
-    return name or "the gang"
+    return name or _("the gang")
 
 
 def _mark(m: MemberReport) -> str:
@@ -919,40 +1062,62 @@ def _mark(m: MemberReport) -> str:
 
 
 def _vital_info(m: MemberReport, gang: str) -> list[Entry]:
-    role = {"leader": "Leader of", "professional": "Professional in", "henchman": "Henchman in"}
-    term = f"{role.get(m.type_id, 'Member of')} {gang}"
+    role = {
+        "leader": _("Leader of {gang}"),
+        "professional": _("Professional in {gang}"),
+        "henchman": _("Henchman in {gang}"),
+    }
+    term = role.get(m.type_id, _("Member of {gang}")).format(gang=gang)
     if m.profession_label:
-        term = f"{m.profession_label}, {term}"
+        term = _("{profession}, {role}").format(profession=m.profession_label, role=term)
     bonus = ""
     if m.bonus_attribute:
-        bonus = f"First {m.profession_label}: +1 {ATTRIBUTE_LABELS[m.bonus_attribute]}."
+        bonus = _("First {profession}: +1 {attribute}.").format(
+            profession=m.profession_label, attribute=ATTRIBUTE_LABELS[m.bonus_attribute]
+        )
     entries = [Entry(term, bonus)]
     if m.advances:
-        entries.append(Entry("Campaign advances", f"{m.advances_text}."))
+        entries.append(Entry(_("Campaign advances"), f"{m.advances_text}."))
     return entries
 
 
 def _profession_entries(m: MemberReport, leader_key: str | None) -> list[Entry]:
     if not (m.profession and m.type and m.type.has_profession):
         return []
-    in_play, as_leader = PROFESSION_RULES[m.profession.id]
+    in_play, as_leader = profession_rules(m.profession.id)
     entries = [Entry(m.profession.label, in_play)]
     if m.key == leader_key:
-        entries.append(Entry(f"{m.profession.label} Leader", as_leader))
+        title = _("{profession} Leader").format(profession=m.profession.label)
+        entries.append(Entry(title, as_leader))
     return entries
 
 
 def _play_notes(m: MemberReport) -> list[str]:
     """What changes at the table, in the table's words; then what makes the member illegal."""
     notes = [
-        f"{wr.weapon.name}: +{wr.penalty} to the to-hit target number, hits on "
-        f"{wr.target}+ (level {wr.weapon.level} is above {WEAPON_KINDS[wr.weapon.kind]} "
-        f"{wr.skill}{' + 1 grace' if wr.grace else ''})."
+        (
+            _(
+                "{weapon}: +{penalty} to the to-hit target number, hits on {target}+ "
+                "(level {level} is above {attribute} {skill} + 1 grace)."
+            )
+            if wr.grace
+            else _(
+                "{weapon}: +{penalty} to the to-hit target number, hits on {target}+ "
+                "(level {level} is above {attribute} {skill})."
+            )
+        ).format(
+            weapon=wr.weapon.name,
+            penalty=wr.penalty,
+            target=wr.target,
+            level=wr.weapon.level,
+            attribute=WEAPON_KINDS[wr.weapon.kind],
+            skill=wr.skill,
+        )
         for wr in m.weapons
         if wr.penalty
     ]
     if sum(1 for wr in m.weapons if "thrown" in wr.weapon.traits) >= 2:
-        notes.append("Thrown weapons: throw one at a time, never one in each hand.")
+        notes.append(_("Thrown weapons: throw one at a time, never one in each hand."))
     notes += play_notes(f for f in m.findings if f.is_error)
     return notes
 
@@ -961,8 +1126,10 @@ class Bwg1:
     id = "bwg1"
     name = "Blackwater Gulch v1.1.2"
     short_name = "Blackwater Gulch 1"
-    total_label = "Fame"
     seed = SEED
+    # The languages the book's own texts exist in (seed 002 is the French edition; the
+    # English texts are ours, from it): rules.base.text_language().
+    book_languages = ("en", "fr")
     rules = RULES
     member_types = MEMBER_TYPES
     professions = PROFESSIONS
@@ -992,6 +1159,10 @@ class Bwg1:
     )
     # How catalogue items sit in a member's roster entry: category -> (key, many).
     item_slots = {"weapon": ("weapons", True), "horse": ("horse", False)}
+
+    @property
+    def total_label(self) -> str:
+        return _("Fame")
 
     def new_member(self, member_type: str = "henchman") -> dict[str, Any]:
         """The system-specific part of a freshly recruited member."""
@@ -1076,11 +1247,14 @@ class Bwg1:
                 "counts": {t: sum(1 for m in members if m.type_id == t) for t in MEMBER_TYPES},
                 "member_list": members,
                 "facts": [
-                    ("Leader", (leader.name or "(unnamed)") if leader else "none"),
-                    ("Leader's Luck dice", str(luck)),
+                    (
+                        MEMBER_TYPES["leader"].label,
+                        (leader.name or _("(unnamed)")) if leader else _("none"),
+                    ),
+                    (_("Leader's Luck dice"), str(luck)),
                     *(
-                        (plural, str(sum(1 for m in members if m.type_id == t)))
-                        for t, plural in TYPE_PLURALS.items()
+                        (t.plural, str(sum(1 for m in members if m.type_id == t.id)))
+                        for t in MEMBER_TYPES.values()
                     ),
                 ],
             },
@@ -1155,31 +1329,42 @@ class Bwg1:
         if not m.name:
             add(
                 "bwg1.member_unnamed",
-                "This member has no name: give them one, it goes on the gang sheet.",
+                _("This member has no name: give them one, it goes on the gang sheet."),
             )
 
         if m.type is None:
-            shown = f"'{m.type_id}'" if m.type_id else "No type"
-            add(
-                "bwg1.unknown_type",
-                f"{shown} is not a member type: choose Leader, Professional or Henchman.",
-            )
+            types = {t.id: t.label for t in MEMBER_TYPES.values()}
+            if m.type_id:
+                message = _(
+                    "'{value}' is not a member type: choose {leader}, {professional} or {henchman}."
+                )
+            else:
+                message = _(
+                    "No type is not a member type: choose {leader}, {professional} or {henchman}."
+                )
+            add("bwg1.unknown_type", message.format(value=m.type_id, **types))
         elif m.type.has_profession:
             if not m.profession_id:
                 add(
                     "bwg1.profession_missing",
-                    f"A {m.type.label} needs a profession: choose one of {_PROFESSION_LIST}.",
+                    _("A {type} needs a profession: choose one of {professions}.").format(
+                        type=m.type.label, professions=_profession_list()
+                    ),
                 )
             elif m.profession is None:
                 add(
                     "bwg1.unknown_profession",
-                    f"'{m.profession_id}' is not a profession: choose one of {_PROFESSION_LIST}.",
+                    _("'{value}' is not a profession: choose one of {professions}.").format(
+                        value=m.profession_id, professions=_profession_list()
+                    ),
                 )
         elif m.profession_id:
             add(
                 "bwg1.henchman_profession",
-                "Henchmen have no profession: clear the profession, or make this member "
-                "a Professional.",
+                _(
+                    "Henchmen have no profession: clear the profession, or make this member "
+                    "a Professional."
+                ),
             )
 
         if m.type is not None:
@@ -1187,15 +1372,29 @@ class Bwg1:
             if left < 0:
                 add(
                     "bwg1.points_overspent",
-                    f"Spent {m.points_spent} of the {m.points_available} attribute points a "
-                    f"{m.type.label} has: take {_plural(-left, 'point')} off.",
+                    ngettext(
+                        "Spent {spent} of the {available} attribute points a {type} has: "
+                        "take {count} point off.",
+                        "Spent {spent} of the {available} attribute points a {type} has: "
+                        "take {count} points off.",
+                        -left,
+                    ).format(
+                        spent=m.points_spent,
+                        available=m.points_available,
+                        type=m.type.label,
+                        count=-left,
+                    ),
                 )
             elif left > 0:
                 add(
                     "bwg1.points_unspent",
-                    f"{_plural(left, 'attribute point')} of {m.points_available} left to "
-                    f"spend: spend {'it' if left == 1 else 'them'} or "
-                    f"{'it is' if left == 1 else 'they are'} wasted.",
+                    ngettext(
+                        "{count} attribute point of {available} left to spend: spend it or "
+                        "it is wasted.",
+                        "{count} attribute points of {available} left to spend: spend them "
+                        "or they are wasted.",
+                        left,
+                    ).format(count=left, available=m.points_available),
                 )
 
         for a in ATTRIBUTES:
@@ -1203,29 +1402,53 @@ class Bwg1:
             label = ATTRIBUTE_LABELS[a]
             advance = m.advances.get(a, 0)
             before = value - advance  # 1 + points + profession bonus
+            figures = {
+                "attribute": label,
+                "value": value,
+                "advance": _signed(advance),
+                "before": before,
+                "most": ATTRIBUTE_MAX,
+                "least": ATTRIBUTE_MIN,
+            }
             if value > ATTRIBUTE_MAX and advance > 0:
                 excess = value - ATTRIBUTE_MAX
                 if before <= ATTRIBUTE_MAX:
-                    fix = f"lower {label}'s campaign advance to {_signed(advance - excess)}"
+                    message = _(
+                        "{attribute} is {value} with a campaign advance of {advance} ({before} "
+                        "without); no attribute may exceed {most}: lower {attribute}'s "
+                        "campaign advance to {lowered}."
+                    )
                 else:
-                    fix = f"take {_plural(excess, 'point')} off {label}'s points or its advance"
+                    message = ngettext(
+                        "{attribute} is {value} with a campaign advance of {advance} ({before} "
+                        "without); no attribute may exceed {most}: take {count} point off "
+                        "{attribute}'s points or its advance.",
+                        "{attribute} is {value} with a campaign advance of {advance} ({before} "
+                        "without); no attribute may exceed {most}: take {count} points off "
+                        "{attribute}'s points or its advance.",
+                        excess,
+                    )
                 add(
                     "bwg1.attribute_above_max",
-                    f"{label} is {value} with a campaign advance of {_signed(advance)} "
-                    f"({before} without); no attribute may exceed {ATTRIBUTE_MAX}: {fix}.",
+                    message.format(**figures, lowered=_signed(advance - excess), count=excess),
                 )
             elif value < ATTRIBUTE_MIN and advance < 0:
                 if before >= ATTRIBUTE_MIN:
-                    fix = (
-                        f"set {label}'s campaign advance to {_signed(ATTRIBUTE_MIN - before)} "
-                        f"(an injury can't take an attribute below {ATTRIBUTE_MIN})"
+                    message = _(
+                        "{attribute} is {value} after a campaign advance of {advance} ({before} "
+                        "without); every attribute is at least {least}: set {attribute}'s "
+                        "campaign advance to {raised} (an injury can't take an attribute below "
+                        "{least})."
                     )
                 else:
-                    fix = f"set the points spent on {label} to 0 or more and raise its advance"
+                    message = _(
+                        "{attribute} is {value} after a campaign advance of {advance} ({before} "
+                        "without); every attribute is at least {least}: set the points spent "
+                        "on {attribute} to 0 or more and raise its advance."
+                    )
                 add(
                     "bwg1.attribute_below_min",
-                    f"{label} is {value} after a campaign advance of {_signed(advance)} "
-                    f"({before} without); every attribute is at least {ATTRIBUTE_MIN}: {fix}.",
+                    message.format(**figures, raised=_signed(ATTRIBUTE_MIN - before)),
                 )
             elif value > ATTRIBUTE_MAX:
                 excess = value - ATTRIBUTE_MAX
@@ -1233,21 +1456,34 @@ class Bwg1:
                     assert m.profession is not None
                     add(
                         "bwg1.profession_bonus_above_max",
-                        f"The first {m.profession.label}'s +1 {label} takes {label} to "
-                        f"{value}; no attribute may exceed {ATTRIBUTE_MAX}: take "
-                        f"{_plural(excess, 'point')} off {label}.",
+                        ngettext(
+                            "The first {profession}'s +1 {attribute} takes {attribute} to "
+                            "{value}; no attribute may exceed {most}: take {count} point off "
+                            "{attribute}.",
+                            "The first {profession}'s +1 {attribute} takes {attribute} to "
+                            "{value}; no attribute may exceed {most}: take {count} points off "
+                            "{attribute}.",
+                            excess,
+                        ).format(**figures, profession=m.profession.label, count=excess),
                     )
                 else:
                     add(
                         "bwg1.attribute_above_max",
-                        f"{label} is {value}; no attribute may exceed {ATTRIBUTE_MAX}: "
-                        f"take {_plural(excess, 'point')} off {label}.",
+                        ngettext(
+                            "{attribute} is {value}; no attribute may exceed {most}: take "
+                            "{count} point off {attribute}.",
+                            "{attribute} is {value}; no attribute may exceed {most}: take "
+                            "{count} points off {attribute}.",
+                            excess,
+                        ).format(**figures, count=excess),
                     )
             elif value < ATTRIBUTE_MIN:
                 add(
                     "bwg1.attribute_below_min",
-                    f"{label} is {value}; every attribute starts at {ATTRIBUTE_MIN}: set "
-                    f"the points spent on {label} to 0 or more.",
+                    _(
+                        "{attribute} is {value}; every attribute starts at {least}: set the "
+                        "points spent on {attribute} to 0 or more."
+                    ).format(**figures),
                 )
 
         strength = m.attributes["str"]
@@ -1256,42 +1492,86 @@ class Bwg1:
             drop = carried - max(strength, 0)
             add(
                 "bwg1.weapons_over_strength",
-                f"Carries {_plural(carried, 'weapon')} but Str {strength} allows "
-                f"{max(strength, 0)}: raise Str to {carried} or drop "
-                f"{_plural(drop, 'weapon')}.",
+                _(
+                    "Carries {weapons} but Str {strength} allows {allowed}: raise Str to "
+                    "{carried} or drop {dropped}."
+                ).format(
+                    weapons=_weapons(carried),
+                    strength=strength,
+                    allowed=max(strength, 0),
+                    carried=carried,
+                    dropped=_weapons(drop),
+                ),
             )
 
         for wr in m.weapons:
             if wr.penalty <= 0:
                 continue
             w = wr.weapon
-            label = WEAPON_KINDS[w.kind]
-            if wr.grace:
-                against = (
-                    f"{label} is {wr.skill} ({wr.skill + wr.grace} with the Bounty Hunter's "
-                    "level of grace)"
+            raise_to = w.level - wr.grace <= ATTRIBUTE_MAX
+            if wr.grace and raise_to:
+                message = _(
+                    "{weapon} is level {level} but {attribute} is {skill} ({graced} with the "
+                    "Bounty Hunter's level of grace): +{penalty} to the to-hit target number "
+                    "(hits on {target}+ instead of {base}+). To use it without penalty, raise "
+                    "{attribute} to {needed}, reach Qui 6 (Knowhow) or choose a {kind} weapon "
+                    "of level {graced} or less."
+                )
+            elif wr.grace:
+                message = _(
+                    "{weapon} is level {level} but {attribute} is {skill} ({graced} with the "
+                    "Bounty Hunter's level of grace): +{penalty} to the to-hit target number "
+                    "(hits on {target}+ instead of {base}+). To use it without penalty, reach "
+                    "Qui 6 (Knowhow) or choose a {kind} weapon of level {graced} or less."
+                )
+            elif raise_to:
+                message = _(
+                    "{weapon} is level {level} but {attribute} is {skill}: +{penalty} to the "
+                    "to-hit target number (hits on {target}+ instead of {base}+). To use it "
+                    "without penalty, raise {attribute} to {needed}, reach Qui 6 (Knowhow) or "
+                    "choose a {kind} weapon of level {graced} or less."
                 )
             else:
-                against = f"{label} is {wr.skill}"
-            fixes = []
-            if w.level - wr.grace <= ATTRIBUTE_MAX:
-                fixes.append(f"raise {label} to {w.level - wr.grace}")
-            fixes.append("reach Qui 6 (Knowhow)")
-            fixes.append(f"choose a {w.kind} weapon of level {wr.skill + wr.grace} or less")
+                message = _(
+                    "{weapon} is level {level} but {attribute} is {skill}: +{penalty} to the "
+                    "to-hit target number (hits on {target}+ instead of {base}+). To use it "
+                    "without penalty, reach Qui 6 (Knowhow) or choose a {kind} weapon of level "
+                    "{graced} or less."
+                )
+            kind = (
+                pgettext("a … weapon", "ranged")
+                if w.kind == "ranged"
+                else pgettext("a … weapon", "melee")
+            )
             add(
                 "bwg1.weapon_above_skill",
-                f"{w.name} is level {w.level} but {against}: +{wr.penalty} to the to-hit "
-                f"target number (hits on {wr.target}+ instead of {BASE_TO_HIT}+). To use it "
-                f"without penalty, {', '.join(fixes[:-1])} or {fixes[-1]}.",
+                message.format(
+                    weapon=w.name,
+                    level=w.level,
+                    attribute=WEAPON_KINDS[w.kind],
+                    skill=wr.skill,
+                    graced=wr.skill + wr.grace,
+                    penalty=wr.penalty,
+                    target=wr.target,
+                    base=BASE_TO_HIT,
+                    needed=w.level - wr.grace,
+                    kind=kind,
+                ),
             )
 
         thrown = [wr.weapon.name for wr in m.weapons if "thrown" in wr.weapon.traits]
         if len(thrown) >= 2:
             add(
                 "bwg1.thrown_in_each_hand",
-                f"Carries {_plural(len(thrown), 'thrown weapon')} ({', '.join(thrown)}): "
-                "they can't be used one in each hand, so only one is thrown at a time. "
-                "Keep one, or carry the rest knowing this.",
+                ngettext(
+                    "Carries {count} thrown weapon ({names}): they can't be used one in each "
+                    "hand, so only one is thrown at a time. Keep one, or carry the rest "
+                    "knowing this.",
+                    "Carries {count} thrown weapons ({names}): they can't be used one in each "
+                    "hand, so only one is thrown at a time. Keep one, or carry the rest "
+                    "knowing this.",
+                    len(thrown),
+                ).format(count=len(thrown), names=", ".join(thrown)),
             )
 
         for wr in m.weapons:
@@ -1299,20 +1579,26 @@ class Bwg1:
             if w.differs:
                 add(
                     "bwg1.weapon_level_differs",
-                    f"{w.name} is level {w.level} in the book, not {_shown(w.differs[0][1])}: "
-                    f"XP and Fame count level {w.level}. Correct the level, or rename the "
-                    "weapon if it is another one.",
+                    _(
+                        "{weapon} is level {level} in the book, not {entered}: XP and Fame "
+                        "count level {level}. Correct the level, or rename the weapon if it is "
+                        "another one."
+                    ).format(weapon=w.name, level=w.level, entered=_shown(w.differs[0][1])),
                 )
         horse = m.horse
         if horse is not None and horse.differs:
             wrong = ", ".join(
-                f"{HORSE_LABELS[f]} {_shown(v)} (book: {getattr(horse, f)})"
+                _("{figure} {entered} (book: {book})").format(
+                    figure=HORSE_LABELS[f], entered=_shown(v), book=getattr(horse, f)
+                )
                 for f, v in horse.differs
             )
             add(
                 "bwg1.horse_figures_differ",
-                f"{horse.name} has {wrong}; Fame and the card use the book's figures: correct "
-                "them, or rename the horse if it is another one.",
+                _(
+                    "{horse} has {figures}; Fame and the card use the book's figures: correct "
+                    "them, or rename the horse if it is another one."
+                ).format(horse=horse.name, figures=wrong),
             )
 
     # ----------------------------------------------------------------- the gang
@@ -1328,26 +1614,35 @@ class Bwg1:
         if not name:
             add(
                 "bwg1.gang_unnamed",
-                "The gang has no name: give it one, it heads the gang sheet.",
+                _("The gang has no name: give it one, it heads the gang sheet."),
             )
 
         count = len(members)
         if count < MIN_MEMBERS:
             add(
                 "bwg1.too_few_members",
-                f"The gang has {_plural(count, 'member')}; a gang needs at least "
-                f"{MIN_MEMBERS}: recruit {MIN_MEMBERS - count} more.",
+                ngettext(
+                    "The gang has {count} member; a gang needs at least {least}: recruit "
+                    "{more} more.",
+                    "The gang has {count} members; a gang needs at least {least}: recruit "
+                    "{more} more.",
+                    count,
+                ).format(count=count, least=MIN_MEMBERS, more=MIN_MEMBERS - count),
             )
 
         leaders = [m for m in members if m.type_id == "leader"]
         if not leaders:
-            add("bwg1.no_leader", "The gang has no Leader: make one member the Leader.")
+            add("bwg1.no_leader", _("The gang has no Leader: make one member the Leader."))
         for extra in leaders[1:]:
             add(
                 "bwg1.too_many_leaders",
-                f"{extra.name or 'This member'} is a second Leader, and a gang has exactly "
-                f"one (the first is {leaders[0].name or 'unnamed'}): make this member a "
-                "Professional or a Henchman.",
+                _(
+                    "{name} is a second Leader, and a gang has exactly one (the first is "
+                    "{first}): make this member a Professional or a Henchman."
+                ).format(
+                    name=extra.name or pgettext("the subject of a sentence", "This member"),
+                    first=leaders[0].name or pgettext("the first Leader is", "unnamed"),
+                ),
                 member=extra.key,
             )
 
@@ -1359,19 +1654,36 @@ class Bwg1:
             recruit = others - 2 * henchmen
             add(
                 "bwg1.too_few_henchmen",
-                f"{_plural(others, 'member')} besides the Leader need at least "
-                f"{_plural(needed, 'Henchman', 'Henchmen')}; the gang has {henchmen}: make "
-                f"{_plural(convert, 'more member')} "
-                f"{'a Henchman' if convert == 1 else 'Henchmen'}, or recruit "
-                f"{_plural(recruit, 'more Henchman', 'more Henchmen')}.",
+                _(
+                    "{members} besides the Leader need at least {needed}; the gang has "
+                    "{henchmen}: {convert}, or recruit {recruit}."
+                ).format(
+                    members=ngettext("{count} member", "{count} members", others).format(
+                        count=others
+                    ),
+                    needed=ngettext("{count} Henchman", "{count} Henchmen", needed).format(
+                        count=needed
+                    ),
+                    henchmen=henchmen,
+                    convert=ngettext(
+                        "make {count} more member a Henchman",
+                        "make {count} more members Henchmen",
+                        convert,
+                    ).format(count=convert),
+                    recruit=ngettext(
+                        "{count} more Henchman", "{count} more Henchmen", recruit
+                    ).format(count=recruit),
+                ),
             )
 
         fame = sum(m.fame for m in members)
         if limit is not None and fame > limit:
             add(
                 "bwg1.fame_over_limit",
-                f"Fame {fame} is over the gang's limit of {limit} by {fame - limit}: drop "
-                f"weapons, horses or members worth {fame - limit} XP, or raise the limit.",
+                _(
+                    "Fame {fame} is over the gang's limit of {limit} by {over}: drop weapons, "
+                    "horses or members worth {over} XP, or raise the limit."
+                ).format(fame=fame, limit=limit, over=fame - limit),
             )
         return found
 
@@ -1388,12 +1700,15 @@ class Bwg1:
 
     def _card(self, m: MemberReport, gang: str, leader_key: str | None, luck: int) -> Card:
         strength = m.attributes["str"]
-        tracks = [Track("Health", max(0, m.hp))]
+        tracks = [Track(_("Health"), max(0, m.hp))]
         if m.key == leader_key:
-            tracks.append(Track("Leader's Luck", luck, note="dice per game"))
-        facts = [Stat("Move", MOVE)]
+            tracks.append(Track(_("Leader's Luck"), luck, note=_("dice per game")))
+        facts = [Stat(_("Move"), MOVE)]
         if m.horse:
-            facts += [Stat("Horse", f'{m.horse.name} {m.horse.speed}"'), Stat("Fame", str(m.fame))]
+            facts += [
+                Stat(_("Horse"), f'{m.horse.name} {m.horse.speed}"'),
+                Stat(_("Fame"), str(m.fame)),
+            ]
 
         weapons = [
             PrintedWeapon(
@@ -1406,24 +1721,26 @@ class Bwg1:
             )
             for wr in m.weapons
         ]
-        sections = [Section.of("Vital info", _vital_info(m, gang))]
+        sections = [Section.of(_("Vital info"), _vital_info(m, gang))]
         profession = _profession_entries(m, leader_key)
         if profession:
-            sections.append(Section.of("Profession", profession))
+            sections.append(Section.of(_("Profession"), profession))
         if m.key == leader_key:
             sections.append(
-                Section.of("Leader", [("Leader's Luck", LEADERS_LUCK.format(dice=luck))])
+                Section.of(MEMBER_TYPES["leader"].label, [(_("Leader's Luck"), leaders_luck(luck))])
             )
         if m.skills:
-            sections.append(Section.of("Skills", [(s.name, s.text) for s in m.skills]))
+            sections.append(Section.of(_("Skills"), [(s.name, s.text) for s in m.skills]))
         traits = dedupe_entries(_trait_entries([wr.weapon for wr in m.weapons]))
         if traits:
-            sections.append(Section("Weapon traits", traits))
+            sections.append(Section(_("Weapon traits"), traits))
         if m.horse:
-            sections.append(Section.of("Equipment rules", [(m.horse.name, _horse_text(m.horse))]))
+            sections.append(
+                Section.of(_("Equipment rules"), [(m.horse.name, _horse_text(m.horse))])
+            )
         return Card(
             key=m.key,
-            name=m.name or "(no name)",
+            name=m.name or _("(no name)"),
             kind=m.summary,
             mark=_mark(m),
             stats=[Stat(label, value) for label, value in m.stats],
@@ -1448,16 +1765,17 @@ class Bwg1:
             "fame_left": max(0, report.limit - report.total) if report.limit else None,
             "fame_over": max(0, report.total - report.limit) if report.limit else 0,
             "members": len(members),
-            "make_up": ", ".join(
-                _plural(counts.get(t, 0), MEMBER_TYPES[t].label, TYPE_PLURALS[t])
-                for t in MEMBER_TYPES
-            ),
+            "make_up": ", ".join(_count_of(counts.get(t.id, 0), t) for t in MEMBER_TYPES.values()),
             "henchmen": counts.get("henchman", 0),
             "henchmen_needed": math.ceil(others / 2),
-            "leader": (leader.name or "(no name)") if leader else "",
+            "leader": (leader.name or _("(no name)")) if leader else "",
             "leaders_luck_dice": report.gang.get("leaders_luck_dice", 3),
             "first_of_profession": [
-                f"{b['profession'].label} +1 {b['attribute']}: {b['member'].name or '(no name)'}"
+                _("{profession} +1 {attribute}: {name}").format(
+                    profession=b["profession"].label,
+                    attribute=b["attribute"],
+                    name=b["member"].name or _("(no name)"),
+                )
                 for b in report.gang.get("profession_bonuses", [])
             ],
             "members_xp": sum(m.xp for m in members),
@@ -1475,26 +1793,28 @@ class Bwg1:
         leader_key = leader.key if leader else None
         weapons = [wr.weapon for m in members for wr in m.weapons]
 
-        core = list(CORE_RULES)
+        core = list(core_rules())
         if leader:
             luck = report.gang.get("leaders_luck_dice", 3)
-            core.append(Entry("Leader's Luck", LEADERS_LUCK.format(dice=luck)))
+            core.append(Entry(_("Leader's Luck"), leaders_luck(luck)))
         sections = [
-            Section("Core rules", tuple(core)),
+            Section(_("Core rules"), tuple(core)),
             Section(
-                "Professions",
+                _("Professions"),
                 dedupe_entries(e for m in members for e in _profession_entries(m, leader_key)),
             ),
             Section(
-                "Skills",
+                _("Skills"),
                 dedupe_entries(
                     Entry(s.name, s.text) for s in SKILLS for m in members if s in m.skills
                 ),
             ),
-            Section("Weapon traits", dedupe_entries(_trait_entries(weapons))),
-            Section("Weapons", dedupe_entries(Entry(w.name, _weapon_summary(w)) for w in weapons)),
+            Section(_("Weapon traits"), dedupe_entries(_trait_entries(weapons))),
             Section(
-                "Horses",
+                _("Weapons"), dedupe_entries(Entry(w.name, _weapon_summary(w)) for w in weapons)
+            ),
+            Section(
+                _("Horses"),
                 dedupe_entries(
                     Entry(m.horse.name, _horse_text(m.horse)) for m in members if m.horse
                 ),

@@ -57,12 +57,16 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from rules import i18n
 from rules.base import Finding, Report, RuleDoc, Severity, load_content
 from rules.base import as_int as _int
 from rules.base import as_str as _str
 from rules.base import member_keys as _member_keys
 from rules.dice import Dice
 from rules.printing import Card, Entry, Section, Stat, Track, Weapon, dedupe_entries, play_notes
+
+_ = i18n.gettext
+ngettext = i18n.ngettext
 
 ERROR = Severity.ERROR
 WARNING = Severity.WARNING
@@ -103,7 +107,7 @@ def board_size(models: int) -> str:
     if models > 10:
         return "4' x 4'"
     if models < 5:
-        return "2' x 2' (or 3' x 3')"
+        return _("2' x 2' (or 3' x 3')")
     return "3' x 3'"
 
 
@@ -497,12 +501,12 @@ class MemberReport:
     def summary(self) -> str:
         parts = []
         if self.is_leader:
-            parts.append("Gang Leader")
+            parts.append(_("Gang Leader"))
         parts += [self.level_label, self.faction_label]
         if not self.artillery:
             parts.append(self.size["name"] if self.size_id else self.size_raw or "?")
         if self.team:
-            parts.append(f"Team {self.team}")
+            parts.append(_("Team {team}").format(team=self.team))
         return " · ".join(parts)
 
     @property
@@ -514,34 +518,50 @@ class MemberReport:
     def notes(self) -> list[str]:
         notes = []
         if self.card_name and self.card_name != self.name:
-            notes.append(f"Card: {self.card_name}")
+            notes.append(_("Card: {card}").format(card=self.card_name))
         if self.vital_info:
-            notes.append(f"Vital info: {self.vital_info}")
-        notes.extend(f"Equipment: {i.label}" for i in self.equipment)
-        notes.extend(f"Added before the game: {i.label}, {i.cost} Fame" for i in self.extras)
+            notes.append(_("Vital info: {text}").format(text=self.vital_info))
+        notes.extend(_("Equipment: {item}").format(item=i.label) for i in self.equipment)
+        notes.extend(
+            _("Added before the game: {item}, {cost} Fame").format(item=i.label, cost=i.cost)
+            for i in self.extras
+        )
         rule_name, rule_text = self.faction_rule
         if rule_name or rule_text:
-            notes.append(f"Faction rule — {rule_name}: {rule_text}".rstrip(": "))
+            rule = _("Faction rule — {name}: {text}").format(name=rule_name, text=rule_text)
+            notes.append(rule.rstrip(": \u00a0"))
         for s in self.skills:
-            notes.append(f"{s.name}: {s.text}" if s.text else s.name)
+            notes.append(_("{term}: {text}").format(term=s.name, text=s.text) if s.text else s.name)
         seen: set[str] = set()
         for item in self.items:
             for t in item.traits:
                 tid = _trait_id(t)
                 if tid in TRAITS and tid not in seen:
                     seen.add(tid)
-                    notes.append(f"{TRAITS[tid]['name']}: {TRAITS[tid]['text']}")
+                    notes.append(
+                        _("{term}: {text}").format(
+                            term=TRAITS[tid]["name"], text=TRAITS[tid]["text"]
+                        )
+                    )
         if self.size_applies and self.size_id and self.size_id != DEFAULT_SIZE:
             s = self.size
             notes.append(
-                f"{s['name']} ({s['base']} base): +{s['hp']} HP, +{s['str']} Str, "
-                f"+{s['xp']} XP, +{s['victory_points']} Victory Points"
+                _(
+                    "{size} ({base} base): +{hp} HP, +{str} Str, +{xp} XP, +{vp} Victory Points"
+                ).format(
+                    size=s["name"],
+                    base=s["base"],
+                    hp=s["hp"],
+                    str=s["str"],
+                    xp=s["xp"],
+                    vp=s["victory_points"],
+                )
             )
         if self.artillery:
-            notes.append("Artillery: not a character; no size bonus or surcharge.")
-        notes.append(f"Victory Points: {self.victory_points}")
+            notes.append(_("Artillery: not a character; no size bonus or surcharge."))
+        notes.append(_("Victory Points: {points}").format(points=self.victory_points))
         if self.sample:
-            notes.append("Sample card: some numbers are not from the book.")
+            notes.append(_("Sample card: some numbers are not from the book."))
         return notes
 
     @property
@@ -640,16 +660,19 @@ GANG_SCHEMA: dict[str, Any] = {
 # --------------------------------------------------------------------------- the system
 
 
-def _plural(n: int, word: str, plural: str | None = None) -> str:
-    return f"{n} {word if n == 1 else (plural or word + 's')}"
+def _items(n: int) -> str:
+    return ngettext("{count} item", "{count} items", n).format(count=n)
 
 
-def _a(word: str) -> str:
-    return "an" if word[:1].lower() in "aeiou" else "a"
+def _an(word: str) -> bool:
+    """Whether English says "an" before ``word`` (the messages say "a" or "an")."""
+    return word[:1].lower() in "aeiou"
 
 
 def _ordinal(n: int) -> str:
-    """1 → "1st", 2 → "2nd", 11 → "11th", 23 → "23rd"."""
+    """1 → "1st", 2 → "2nd", 11 → "11th", 23 → "23rd" (in French "1er", "2e")."""
+    if i18n.language() == "fr":
+        return "1er" if n == 1 else f"{n}e"
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
 
@@ -714,43 +737,51 @@ def _size_entry(m: MemberReport, *, on_card: bool = False) -> Entry | None:
         return None
     s = m.size
     bonuses = [f"+{s[k]} {label}" for k, label in (("hp", "HP"), ("str", "Str"), ("xp", "XP"))]
-    bonuses.append(f"+{s['victory_points']} Victory Points")
+    bonuses.append(_("+{points} Victory Points").format(points=s["victory_points"]))
     text = ", ".join(b for b in bonuses if not b.startswith("+0 "))
     if on_card:
-        text += ": already in the numbers on the front"
-    return Entry(f"{s['name']} ({s['base']} base)", text + ".")
+        text = _("{bonuses}: already in the numbers on the front").format(bonuses=text)
+    return Entry(_("{size} ({base} base)").format(size=s["name"], base=s["base"]), text + ".")
 
 
 def _vp_reason(m: MemberReport) -> str:
     """Why a model is worth its Victory Points: "Gang Leader 5 + Large 1"."""
     if m.artillery:
-        return f"Artillery {ARTILLERY_VP}"
+        return _("Artillery {points}").format(points=ARTILLERY_VP)
     if m.is_leader:
-        why = f"Gang Leader {LEADER_VP}"
+        why = _("Gang Leader {points}").format(points=LEADER_VP)
     elif m.level_id:
         why = f"{LEVELS[m.level_id]['name']} {LEVELS[m.level_id]['victory_points']}"
     else:
-        why = "No level 0"
+        why = _("No level 0")
     bonus = m._bonus("victory_points")
     return f"{why} + {m.size['name']} {bonus}" if bonus else why
 
 
 def _item_stats(item: Item) -> str:
-    bits = [f"range {item.range}" if item.range else "", f"Str {item.str}" if item.str else ""]
-    bits.append(f"level {item.level}" if item.level is not None else "")
+    bits = [
+        _("range {range}").format(range=item.range) if item.range else "",
+        f"Str {item.str}" if item.str else "",
+    ]
+    bits.append(_("level {level}").format(level=item.level) if item.level is not None else "")
     head = ", ".join(b for b in bits if b)
     return "; ".join(x for x in (head, ", ".join(item.traits)) if x)
 
 
 def _display_name(m: MemberReport) -> str:
-    return m.name or m.card_name or "Unnamed"
+    return m.name or m.card_name or _("Unnamed")
 
 
 class Bwg2:
     id = "bwg2"
     name = "Blackwater Gulch 2nd edition"
     short_name = "Blackwater Gulch 2"
-    total_label = "Fame"
+    book_languages = ("en",)  # no French edition: its texts stay English, marked so
+
+    @property
+    def total_label(self) -> str:
+        return _("Fame")
+
     seed = SEED
     rules = RULES
     content = CONTENT
@@ -860,9 +891,9 @@ class Bwg2:
 
         heroes = sum(1 for m in members if m.is_hero)
         vps = {m.key: m.victory_points for m in members}
-        faction_label = FACTIONS[gang_faction]["name"] if gang_faction else "none"
-        leader_label = _who(leader) if leader else "none"
-        limit_label = "no limit" if limit is None else str(limit)
+        faction_label = FACTIONS[gang_faction]["name"] if gang_faction else _("none")
+        leader_label = _who(leader) if leader else _("none")
+        limit_label = _("no limit") if limit is None else str(limit)
         return Report(
             system=self.id,
             total_label=self.total_label,
@@ -886,15 +917,15 @@ class Bwg2:
                 "board": board_size(len(members)),
                 "member_list": members,
                 "facts": [
-                    ("Fame", f"{fame} ({limit_label})"),
-                    ("Faction", faction_label),
-                    ("Leader", leader_label),
-                    ("Heroes", str(heroes)),
-                    ("Heroes allowed", str(allowed)),
-                    ("Objectives brought", str(objectives(fame))),
-                    ("Victory Points on the table", str(sum(vps.values()))),
-                    ("Board", board_size(len(members))),
-                    ("Game length", "6 turns"),
+                    (_("Fame"), f"{fame} ({limit_label})"),
+                    (_("Faction"), faction_label),
+                    (_("Leader"), leader_label),
+                    (_("Heroes"), str(heroes)),
+                    (_("Heroes allowed"), str(allowed)),
+                    (_("Objectives brought"), str(objectives(fame))),
+                    (_("Victory Points on the table"), str(sum(vps.values()))),
+                    (_("Board"), board_size(len(members))),
+                    (_("Game length"), _("6 turns")),
                 ],
             },
         )
@@ -930,7 +961,8 @@ class Bwg2:
         for s in _list(card.get("skills")):
             s = s if isinstance(s, Mapping) else {}
             opens = tuple(_str(f) for f in _list(s.get("opens_factions")) if _str(f))
-            skills.append(Skill(_str(s.get("name")) or "Unnamed skill", _str(s.get("text")), opens))
+            name = _str(s.get("name")) or _("Unnamed skill")
+            skills.append(Skill(name, _str(s.get("text")), opens))
         team = data.get("team")
         return MemberReport(
             key=key,
@@ -961,41 +993,62 @@ class Bwg2:
         if not m.card_name:
             m.add(
                 "bwg2.card_unnamed",
-                "The card has no name: enter the name printed on it (it goes on the card, "
-                "and copies of a card are found by name).",
+                _(
+                    "The card has no name: enter the name printed on it (it goes on the card, "
+                    "and copies of a card are found by name)."
+                ),
             )
         if m.faction_id is None:
-            shown = f"'{m.faction_raw}' is not a faction" if m.faction_raw else "No faction"
+            if m.faction_raw:
+                message = _(
+                    "'{value}' is not a faction: set the card's faction to one of {factions}."
+                )
+            else:
+                message = _("No faction: set the card's faction to one of {factions}.")
             m.add(
                 "bwg2.unknown_faction",
-                f"{shown}: set the card's faction to one of {_FACTION_LIST}.",
+                message.format(value=m.faction_raw, factions=_FACTION_LIST),
             )
         for s in m.skills:
             for f in s.opens:
                 if _lookup(FACTIONS, f) is None:
                     m.add(
                         "bwg2.unknown_faction",
-                        f"Skill {s.name} opens '{f}', which is not a faction: use one of "
-                        f"{_FACTION_LIST}.",
+                        _(
+                            "Skill {skill} opens '{value}', which is not a faction: use one of "
+                            "{factions}."
+                        ).format(skill=s.name, value=f, factions=_FACTION_LIST),
                     )
         if m.level_id is None and not m.artillery:
-            shown = f"'{m.level_raw}' is not a level" if m.level_raw else "No level"
-            m.add(
-                "bwg2.unknown_level",
-                f"{shown}: set the card's level to one of {_LEVEL_LIST}, or mark it artillery.",
-            )
+            if m.level_raw:
+                message = _(
+                    "'{value}' is not a level: set the card's level to one of {levels}, or mark "
+                    "it artillery."
+                )
+            else:
+                message = _(
+                    "No level: set the card's level to one of {levels}, or mark it artillery."
+                )
+            m.add("bwg2.unknown_level", message.format(value=m.level_raw, levels=_LEVEL_LIST))
         if m.size_id is None:
             m.add(
                 "bwg2.unknown_size",
-                f"'{m.size_raw}' is not a model size: set it to one of {_SIZE_LIST} "
-                "(by the base: 30 mm, 40 mm, 50 mm, larger).",
+                _(
+                    "'{value}' is not a model size: set it to one of {sizes} (by the base: 30 "
+                    "mm, 40 mm, 50 mm, larger)."
+                ).format(value=m.size_raw, sizes=_SIZE_LIST),
             )
         if m.bad_attributes:
             labels = ", ".join(ATTRIBUTE_LABELS[a] for a in m.bad_attributes)
             m.add(
                 "bwg2.bad_attribute",
-                f"{labels} {'is' if len(m.bad_attributes) == 1 else 'are'} missing, negative "
-                "or not a whole number (read as 0): copy the number printed on the card.",
+                ngettext(
+                    "{attributes} is missing, negative or not a whole number (read as 0): copy "
+                    "the number printed on the card.",
+                    "{attributes} are missing, negative or not a whole number (read as 0): "
+                    "copy the number printed on the card.",
+                    len(m.bad_attributes),
+                ).format(attributes=labels),
             )
 
         for item in m.items:
@@ -1004,32 +1057,42 @@ class Bwg2:
                     names = ", ".join(tr["name"] for tr in TRAITS.values())
                     m.add(
                         "bwg2.unknown_trait",
-                        f"{item.name}: '{t}' is not a weapon trait, so no rules text can be "
-                        f"printed for it: use one of {names}, or put the rule in the item's "
-                        "text.",
+                        _(
+                            "{item}: '{trait}' is not a weapon trait, so no rules text can be "
+                            "printed for it: use one of {traits}, or put the rule in the item's "
+                            "text."
+                        ).format(item=item.name, trait=t, traits=names),
                     )
 
         for x in m.extras:
             if not x.consumable:
                 m.add(
                     "bwg2.extra_not_consumable",
-                    f"{x.name} is neither Consumable nor a Thrown weapon: only those are "
-                    "added before the game. Mark it Consumable if it is one, put it on the "
-                    "card if it is printed there, or remove it.",
+                    _(
+                        "{item} is neither Consumable nor a Thrown weapon: only those are added "
+                        "before the game. Mark it Consumable if it is one, put it on the card if "
+                        "it is printed there, or remove it."
+                    ).format(item=x.name),
                 )
             if not x.cost_given:
                 m.add(
                     "bwg2.extra_cost_missing",
-                    f"{x.name} has no Fame cost, so it adds nothing to Fame: enter its cost.",
+                    _(
+                        "{item} has no Fame cost, so it adds nothing to Fame: enter its cost."
+                    ).format(item=x.name),
                 )
 
         if m.artillery:
             if m.extras:
                 m.add(
                     "bwg2.artillery_extras",
-                    f"Artillery is not a character and can't be given "
-                    f"{', '.join(x.name for x in m.extras)}: give "
-                    f"{'it' if len(m.extras) == 1 else 'them'} to a character instead.",
+                    ngettext(
+                        "Artillery is not a character and can't be given {items}: give it to a "
+                        "character instead.",
+                        "Artillery is not a character and can't be given {items}: give them to "
+                        "a character instead.",
+                        len(m.extras),
+                    ).format(items=", ".join(x.name for x in m.extras)),
                 )
             return
 
@@ -1039,35 +1102,65 @@ class Bwg2:
             over = len(weighty) - max(0, strength)
             printed = sum(1 for i in weighty if i.on_card)
             bonus = m._bonus("str")
-            str_text = f"Str {strength}" + (f" (with +{bonus} for size)" if bonus else "")
-            if printed > strength:
-                fix = (
-                    f"the card's own {_plural(printed, 'item')} already exceed Str: check "
-                    "the card's Str and equipment (printed items can't be unequipped)"
+            if printed > strength and bonus:
+                message = _(
+                    "Has {items} that take Strength but Str {strength} (with +{bonus} for size) "
+                    "allows {allowed}: the card's own {printed} already exceed Str: check the "
+                    "card's Str and equipment (printed items can't be unequipped)."
+                )
+            elif printed > strength:
+                message = _(
+                    "Has {items} that take Strength but Str {strength} allows {allowed}: the "
+                    "card's own {printed} already exceed Str: check the card's Str and equipment "
+                    "(printed items can't be unequipped)."
+                )
+            elif bonus:
+                message = _(
+                    "Has {items} that take Strength but Str {strength} (with +{bonus} for size) "
+                    "allows {allowed}: remove {over} added before the game, or use Weightless "
+                    "ones."
                 )
             else:
-                fix = (
-                    f"remove {_plural(over, 'item')} added before the game, or use Weightless ones"
+                message = _(
+                    "Has {items} that take Strength but Str {strength} allows {allowed}: remove "
+                    "{over} added before the game, or use Weightless ones."
                 )
             m.add(
                 "bwg2.too_many_items",
-                f"Has {_plural(len(weighty), 'item')} that take Strength but {str_text} allows "
-                f"{max(0, strength)}: {fix}.",
+                message.format(
+                    items=_items(len(weighty)),
+                    strength=strength,
+                    bonus=bonus,
+                    allowed=max(0, strength),
+                    printed=_items(printed),
+                    over=_items(over),
+                ),
             )
 
         cap = m.max_item_level
         if cap is not None:
             for item in m.items:
                 if item.level is not None and item.level > cap:
-                    where = (
-                        "the card's printed level or item may be wrong: check the card"
-                        if item.on_card
-                        else "remove it or give it to a higher-level character"
-                    )
+                    if item.on_card:
+                        message = _(
+                            "{item} is level {level} but {levels} may equip items up to level "
+                            "{cap} (Heroes any level): the card's printed level or item may be "
+                            "wrong: check the card."
+                        )
+                    else:
+                        message = _(
+                            "{item} is level {level} but {levels} may equip items up to level "
+                            "{cap} (Heroes any level): remove it or give it to a higher-level "
+                            "character."
+                        )
                     m.add(
                         "bwg2.item_level_too_high",
-                        f"{item.name} is level {item.level} but {LEVELS[m.level_id]['plural']}"
-                        f" may equip items up to level {cap} (Heroes any level): {where}.",
+                        message.format(
+                            item=item.name,
+                            level=item.level,
+                            levels=LEVELS[m.level_id]["plural"],
+                            cap=cap,
+                        ),
                     )
 
     # ----------------------------------------------------------------- the gang
@@ -1100,62 +1193,92 @@ class Bwg2:
         if not heroes:
             add(
                 "bwg2.no_hero",
-                "The gang has no Hero: recruit a Hero to lead it (a gang must include one).",
+                _("The gang has no Hero: recruit a Hero to lead it (a gang must include one)."),
             )
         if not leaders:
             if heroes:
-                fix = f"mark one Hero as Leader, e.g. {_who(heroes[0])}"
+                message = _(
+                    "No member is the gang's Leader: mark one Hero as Leader, e.g. {name} (your "
+                    "opponent must know who)."
+                )
             else:
-                fix = "recruit a Hero and mark them as Leader"
-            add(
-                "bwg2.no_leader",
-                f"No member is the gang's Leader: {fix} (your opponent must know who).",
-            )
+                message = _(
+                    "No member is the gang's Leader: recruit a Hero and mark them as Leader "
+                    "(your opponent must know who)."
+                )
+            add("bwg2.no_leader", message.format(name=_who(heroes[0]) if heroes else ""))
         else:
             first = leaders[0]
             for extra in leaders[1:]:
                 extra.add(
                     "bwg2.too_many_leaders",
-                    f"A second Leader: the gang has exactly one, {_who(first)}; clear this "
-                    "member's Leader flag.",
+                    _(
+                        "A second Leader: the gang has exactly one, {name}; clear this member's "
+                        "Leader flag."
+                    ).format(name=_who(first)),
                 )
             if not first.is_hero:
-                hint = (
-                    f" such as {_who(heroes[0])}" if heroes else " (recruit one if you have none)"
-                )
+                an = _an(first.level_label)
+                if heroes and an:
+                    message = _(
+                        "The Leader is an {level}, and the Leader must be a Hero: make a Hero "
+                        "the Leader such as {hero}."
+                    )
+                elif heroes:
+                    message = _(
+                        "The Leader is a {level}, and the Leader must be a Hero: make a Hero "
+                        "the Leader such as {hero}."
+                    )
+                elif an:
+                    message = _(
+                        "The Leader is an {level}, and the Leader must be a Hero: make a Hero "
+                        "the Leader (recruit one if you have none)."
+                    )
+                else:
+                    message = _(
+                        "The Leader is a {level}, and the Leader must be a Hero: make a Hero "
+                        "the Leader (recruit one if you have none)."
+                    )
                 first.add(
                     "bwg2.leader_not_hero",
-                    f"The Leader is {_a(first.level_label)} {first.level_label}, and the Leader "
-                    "must be a Hero: make "
-                    f"a Hero the Leader{hint}.",
+                    message.format(level=first.level_label, hero=_who(heroes[0]) if heroes else ""),
                 )
 
         if len(heroes) > allowed:
             need = FAME_PER_EXTRA_HERO * (len(heroes) - 1)
             excess = len(heroes) - allowed
-            remove = "a Hero" if excess == 1 else f"{excess} Heroes"
+            remove = ngettext("a Hero", "{count} Heroes", excess).format(count=excess)
             if limit is not None:
-                add(
-                    "bwg2.too_many_heroes",
-                    f"{len(heroes)} Heroes but a {limit} Fame limit allows {allowed}: remove "
-                    f"{remove} or raise the limit "
-                    f"to {need}.",
+                message = _(
+                    "{heroes} Heroes but a {limit} Fame limit allows {allowed}: remove {remove} "
+                    "or raise the limit to {need}."
                 )
             else:
-                add(
-                    "bwg2.too_many_heroes",
-                    f"{len(heroes)} Heroes but, with no Fame limit, the gang's own {fame} Fame "
-                    f"allows {allowed} (one more per 400 Fame): remove "
-                    f"{remove}, or agree a limit of "
-                    f"{need} or more.",
+                message = _(
+                    "{heroes} Heroes but, with no Fame limit, the gang's own {fame} Fame allows "
+                    "{allowed} (one more per 400 Fame): remove {remove}, or agree a limit of "
+                    "{need} or more."
                 )
+            add(
+                "bwg2.too_many_heroes",
+                message.format(
+                    heroes=len(heroes),
+                    limit=limit,
+                    allowed=allowed,
+                    remove=remove,
+                    need=need,
+                    fame=fame,
+                ),
+            )
 
         if limit is not None and fame > limit:
             over = fame - limit
             add(
                 "bwg2.fame_over_limit",
-                f"Fame {fame} is over the limit of {limit} by {over}: drop members or items "
-                f"worth {over} Fame, or raise the limit to {fame}.",
+                _(
+                    "Fame {fame} is over the limit of {limit} by {over}: drop members or items "
+                    "worth {over} Fame, or raise the limit to {fame}."
+                ).format(fame=fame, limit=limit, over=over),
             )
         return found
 
@@ -1173,12 +1296,32 @@ class Bwg2:
             if m is leader or m.faction_id is None or m.faction_id in allowed:
                 continue
             names = ", ".join(FACTIONS[f]["name"] for f in sorted(opened))
-            extra = f" (skills in the gang open {names})" if opened else ""
+            an = _an(gang)
+            if opened and an:
+                message = _(
+                    "A {faction} recruit in an {gang} gang (the Leader's faction) (skills in the "
+                    "gang open {opened}): recruit {gang} instead, or add a card whose skill opens "
+                    "{faction}."
+                )
+            elif opened:
+                message = _(
+                    "A {faction} recruit in a {gang} gang (the Leader's faction) (skills in the "
+                    "gang open {opened}): recruit {gang} instead, or add a card whose skill opens "
+                    "{faction}."
+                )
+            elif an:
+                message = _(
+                    "A {faction} recruit in an {gang} gang (the Leader's faction): recruit "
+                    "{gang} instead, or add a card whose skill opens {faction}."
+                )
+            else:
+                message = _(
+                    "A {faction} recruit in a {gang} gang (the Leader's faction): recruit {gang} "
+                    "instead, or add a card whose skill opens {faction}."
+                )
             m.add(
                 "bwg2.wrong_faction",
-                f"A {m.faction_label} recruit in {_a(gang)} {gang} gang (the Leader's faction)"
-                f"{extra}: recruit {gang} instead, or add a card whose skill opens "
-                f"{m.faction_label}.",
+                message.format(faction=m.faction_label, gang=gang, opened=names),
             )
 
     def _check_duplicates(self, members: list[MemberReport]) -> None:
@@ -1191,8 +1334,10 @@ class Bwg2:
                 for extra in copies[1:]:
                     extra.add(
                         "bwg2.duplicate_character",
-                        f"{extra.card_name} is one per gang and is already in it as "
-                        f"{_who(copies[0])}: remove this copy, or recruit another character.",
+                        _(
+                            "{card} is one per gang and is already in it as {name}: remove this "
+                            "copy, or recruit another character."
+                        ).format(card=extra.card_name, name=_who(copies[0])),
                     )
 
         # A copy of a Unique item is that Unique item, whether or not the copy is marked.
@@ -1205,11 +1350,19 @@ class Bwg2:
                     continue
                 if name in seen:
                     holder = seen[name]
-                    where = "also has" if holder is m else f"is already carried by {_who(holder)}"
+                    if holder is m:
+                        message = _(
+                            "{item} is Unique and also has: a gang never has two of the same "
+                            "Unique item; remove this one."
+                        )
+                    else:
+                        message = _(
+                            "{item} is Unique and is already carried by {name}: a gang never "
+                            "has two of the same Unique item; remove this one."
+                        )
                     m.add(
                         "bwg2.duplicate_unique",
-                        f"{item.name} is Unique and {where}: a gang never has two of the same "
-                        "Unique item; remove this one.",
+                        message.format(item=item.name, name=_who(holder)),
                     )
                 else:
                     seen[name] = m
@@ -1220,12 +1373,17 @@ class Bwg2:
             if not m.team:
                 continue
             if not m.is_minion:
-                m.add(
-                    "bwg2.team_not_minion",
-                    f"Only Minions form teams, and this is {_a(m.level_label)} {m.level_label}: "
-                    "clear "
-                    f"team '{m.team}' from this member.",
-                )
+                if _an(m.level_label):
+                    message = _(
+                        "Only Minions form teams, and this is an {level}: clear team '{team}' "
+                        "from this member."
+                    )
+                else:
+                    message = _(
+                        "Only Minions form teams, and this is a {level}: clear team '{team}' from "
+                        "this member."
+                    )
+                m.add("bwg2.team_not_minion", message.format(level=m.level_label, team=m.team))
                 continue
             teams.setdefault(_norm(m.team), []).append(m)
 
@@ -1241,8 +1399,10 @@ class Bwg2:
             if len(team) == 1:
                 team[0].add(
                     "bwg2.team_of_one",
-                    f"Team '{name}' has only this minion: add an identical minion to it, or "
-                    "clear the team (a lone minion fights alone).",
+                    _(
+                        "Team '{team}' has only this minion: add an identical minion to it, or "
+                        "clear the team (a lone minion fights alone)."
+                    ).format(team=name),
                 )
                 continue
             first = signature(team[0])
@@ -1252,9 +1412,11 @@ class Bwg2:
                 if diffs:
                     m.add(
                         "bwg2.team_mismatch",
-                        f"Team '{name}': differs from {_who(team[0])} in {', '.join(diffs)}; "
-                        "every minion in a team is the same type: use the same card, or put "
-                        "this minion in another team.",
+                        _(
+                            "Team '{team}': differs from {name} in {differences}; every minion "
+                            "in a team is the same type: use the same card, or put this minion "
+                            "in another team."
+                        ).format(team=name, name=_who(team[0]), differences=", ".join(diffs)),
                     )
         return {team[0].team: [m.key for m in team] for team in teams.values()}
 
@@ -1277,24 +1439,30 @@ class Bwg2:
         values = m.attributes
         hp = max(0, values["hp"])
         boxes = min(hp, MAX_LIFE_BOXES)
-        life_note = f"{boxes} boxes shown of {hp} HP" if hp > boxes else ""
+        life_note = ""
+        if hp > boxes:
+            life_note = _("{boxes} boxes shown of {hp} HP").format(boxes=boxes, hp=hp)
 
         kind = [m.faction_label, m.level_label]
         if m.is_leader:
-            kind.insert(0, "Leader")
+            kind.insert(0, _("Leader"))
         if m.size_applies and m.size_id != DEFAULT_SIZE:
             kind.append(m.size["name"] if m.size_id else m.size_raw or "?")
         if m.team:
-            kind.append(f"Team {m.team}")
+            kind.append(_("Team {team}").format(team=m.team))
 
         cap = m.max_item_level
         weapons = []
         for item in m.items:
             notes = []
             if not item.on_card:
-                notes.append(f"added before the game, {item.cost} Fame")
+                notes.append(_("added before the game, {cost} Fame").format(cost=item.cost))
             if cap is not None and item.level is not None and item.level > cap:
-                notes.append(f"above level {cap}: {LEVELS[m.level_id]['plural']} can't use it")
+                notes.append(
+                    _("above level {cap}: {levels} can't use it").format(
+                        cap=cap, levels=LEVELS[m.level_id]["plural"]
+                    )
+                )
             weapons.append(
                 Weapon(
                     name=item.name,
@@ -1312,11 +1480,15 @@ class Bwg2:
             kind=" · ".join(kind),
             mark=FACTION_MARKS.get(m.faction_id or "", "circle"),
             stats=[Stat(ATTRIBUTE_LABELS[a], str(values[a])) for a in ATTRIBUTES],
-            tracks=[Track("Health", boxes, life_note)],
+            tracks=[Track(_("Health"), boxes, life_note)],
             facts=[
-                Stat("Fame", str(m.cost)),
-                Stat("VP", str(m.victory_points)),
-                *([Stat("Sample card", "some numbers are not from the book")] if m.sample else []),
+                Stat(_("Fame"), str(m.cost)),
+                Stat(_("VP"), str(m.victory_points)),
+                *(
+                    [Stat(_("Sample card"), _("some numbers are not from the book"))]
+                    if m.sample
+                    else []
+                ),
             ],
             weapons=weapons,
             sections=self._card_sections(m, gang_name, teams),
@@ -1330,37 +1502,47 @@ class Bwg2:
         if m.vital_info:
             vital.append(Entry(m.vital_info))
         if m.is_leader and "leader" not in m.vital_info.lower():
-            vital.append(Entry(f"Leader of {gang_name}" if gang_name else "Gang Leader"))
+            if gang_name:
+                vital.append(Entry(_("Leader of {gang}").format(gang=gang_name)))
+            else:
+                vital.append(Entry(_("Gang Leader")))
         if m.card_name and m.card_name != m.name:
-            vital.append(Entry(f"Card: {m.card_name}"))
+            vital.append(Entry(_("Card: {card}").format(card=m.card_name)))
         if m.team:
             size = len(teams.get(m.team, [m.key]))
-            vital.append(Entry(f"Minion team {m.team}", f"{_plural(size, 'minion')} of this type."))
+            vital.append(
+                Entry(
+                    _("Minion team {team}").format(team=m.team),
+                    ngettext(
+                        "{count} minion of this type.", "{count} minions of this type.", size
+                    ).format(count=size),
+                )
+            )
         size_entry = _size_entry(m, on_card=True)
         if size_entry:
             vital.append(size_entry)
         if m.artillery:
-            vital.append(Entry("Artillery", "Not a character: no size bonus or surcharge."))
+            vital.append(Entry(_("Artillery"), _("Not a character: no size bonus or surcharge.")))
 
         sections = []
         if vital:
-            sections.append(Section("Vital info", tuple(vital)))
+            sections.append(Section(_("Vital info"), tuple(vital)))
         rule_name, rule_text = m.faction_rule
         if rule_name or rule_text:
             sections.append(
                 Section(
-                    f"Faction: {m.faction_label}",
-                    (Entry(rule_name or "Faction rule", rule_text),),
+                    _("Faction: {faction}").format(faction=m.faction_label),
+                    (Entry(rule_name or _("Faction rule"), rule_text),),
                 )
             )
         if m.skills:
-            sections.append(Section.of("Skills", [(s.name, s.text) for s in m.skills]))
+            sections.append(Section.of(_("Skills"), [(s.name, s.text) for s in m.skills]))
         traits = _trait_entries(m.items)
         if traits:
-            sections.append(Section("Weapon traits", tuple(traits)))
+            sections.append(Section(_("Weapon traits"), tuple(traits)))
         rules = [(i.name, _item_text(i)) for i in m.items if _item_text(i)]
         if rules:
-            sections.append(Section.of("Equipment rules", rules))
+            sections.append(Section.of(_("Equipment rules"), rules))
         return sections
 
     def print_sheet(self, roster: Mapping[str, Any], report: Report | None = None) -> dict:
@@ -1377,7 +1559,9 @@ class Bwg2:
         return {
             "fame": fame,
             "limit": limit,
-            "fame_label": f"{fame} / {limit}" if limit is not None else f"{fame} (no limit)",
+            "fame_label": f"{fame} / {limit}"
+            if limit is not None
+            else _("{total} (no limit)").format(total=fame),
             "over_limit": limit is not None and fame > limit,
             "faction": FACTIONS[faction]["name"] if faction else "",
             "opened_factions": [FACTIONS[f]["name"] for f in gang.get("opened_factions", [])],
@@ -1386,11 +1570,10 @@ class Bwg2:
             "heroes": gang.get("heroes", 0),
             "heroes_allowed": gang.get("heroes_allowed", heroes_allowed(limit or fame)),
             "objectives": gang.get("objectives", objectives(fame)),
-            "objectives_rule": (
-                f"One per {FAME_PER_OBJECTIVE} Fame of each gang: this gang brings "
-                f"{objectives(fame)}; add the other gang's. Each captured objective is worth "
-                "2 Victory Points."
-            ),
+            "objectives_rule": _(
+                "One per {fame} Fame of each gang: this gang brings {objectives}; add the other "
+                "gang's. Each captured objective is worth 2 Victory Points."
+            ).format(fame=FAME_PER_OBJECTIVE, objectives=objectives(fame)),
             "victory_points_total": gang.get("victory_points_total", 0),
             "stat_labels": [ATTRIBUTE_LABELS[a] for a in ATTRIBUTES],
             "detail_span": len(ATTRIBUTES) + 3,  # the roster table's columns after "#"
@@ -1421,7 +1604,7 @@ class Bwg2:
                 for name, keys in gang.get("teams", {}).items()
             ],
             "board": gang.get("board", board_size(len(members))),
-            "game_length": "6 turns",
+            "game_length": _("6 turns"),
         }
 
     def quick_reference(
@@ -1433,7 +1616,7 @@ class Bwg2:
         items = [i for m in members for i in m.items]
 
         faction_rules = [
-            Entry(name or f"{m.faction_label} faction rule", text)
+            Entry(name or _("{faction} faction rule").format(faction=m.faction_label), text)
             for m in members
             for name, text in [m.faction_rule]
             if name or text
@@ -1501,12 +1684,13 @@ class Bwg2:
         )
 
         sections = [
-            Section("Faction rules", dedupe_entries(faction_rules)),
-            Section("Skills", dedupe_entries(skills)),
-            Section("Weapons and equipment", dedupe_entries(weapons)),
-            Section("Weapon traits", dedupe_entries(_trait_entries(items))),
-            Section("Model sizes", dedupe_entries(sizes)),
-            Section("Core rules", tuple(core)),
+            Section(_("Faction rules"), dedupe_entries(faction_rules)),
+            Section(_("Skills"), dedupe_entries(skills)),
+            Section(_("Weapons and equipment"), dedupe_entries(weapons)),
+            Section(_("Weapon traits"), dedupe_entries(_trait_entries(items))),
+            Section(_("Model sizes"), dedupe_entries(sizes)),
+            # The core rules are the English book's, digested: they stay English.
+            Section(_("Core rules"), tuple(core)),
         ]
         return [s for s in sections if s.entries]
 

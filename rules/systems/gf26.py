@@ -45,6 +45,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules import i18n
 from rules.base import Finding, Report, RuleDoc, Severity, as_int, load_content
 from rules.base import as_str as _str
 from rules.base import member_keys as _member_keys
@@ -271,10 +272,6 @@ def _id(value: Any) -> str:
     return re.sub(r"[^a-z0-9]+", "_", text).strip("_")
 
 
-def _plural(n: int, word: str, plural: str | None = None) -> str:
-    return f"{n} {word if n == 1 else (plural or word + 's')}"
-
-
 def _inches(value: float) -> str:
     return f'{value:g}"'
 
@@ -282,7 +279,19 @@ def _inches(value: float) -> str:
 def _list(names: list[str]) -> str:
     if len(names) <= 1:
         return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return _("{items} and {last}").format(items=", ".join(names[:-1]), last=names[-1])
+
+
+_ = i18n.gettext
+ngettext = i18n.ngettext
+
+
+def _points(n: int) -> str:
+    return ngettext("{count} pt", "{count} pts", n).format(count=n)
+
+
+def _perks(n: int) -> str:
+    return ngettext("{count} perk", "{count} perks", n).format(count=n)
 
 
 @dataclass(frozen=True)
@@ -340,7 +349,7 @@ class MemberReport:
     @property
     def called(self) -> str:
         """How messages and pages name the model: its name, else its place in the party."""
-        return self.name or f"unnamed model {self.position}"
+        return self.name or _("unnamed model {position}").format(position=self.position)
 
     @property
     def perk_labels(self) -> list[str]:
@@ -377,9 +386,10 @@ class MemberReport:
             parts.append(self.profile_name)
         parts.append(self.size_label)
         if self.is_party_leader:
-            parts.append("Party Leader")
+            parts.append(_("Party Leader"))
         if self.unit:
-            parts.append(f"Unit {self.unit}" + (" (leader)" if self.leads_unit else ""))
+            unit = _("Unit {unit} (leader)") if self.leads_unit else _("Unit {unit}")
+            parts.append(unit.format(unit=self.unit))
         return " · ".join(parts)
 
     @property
@@ -393,48 +403,68 @@ class MemberReport:
         if self.size:
             s = self.size
             low, high = s["base_mm"]
-            text = (
-                f"{s['name']}: {low}-{high} mm base, threat {_inches(s['threat_inches'])}, "
-                f"{_plural(s['wounds_per_melee_hit'], 'wound')} per melee hit"
+            text = ngettext(
+                "{size}: {low}-{high} mm base, threat {threat}, {count} wound per melee hit",
+                "{size}: {low}-{high} mm base, threat {threat}, {count} wounds per melee hit",
+                s["wounds_per_melee_hit"],
+            ).format(
+                size=s["name"],
+                low=low,
+                high=high,
+                threat=_inches(s["threat_inches"]),
+                count=s["wounds_per_melee_hit"],
             )
             if self.base_size_id != s["id"]:
                 text += f" ({SIZES[self.base_size_id]['name']} + Large and In Charge)"
             if s["order"] >= SIZES["large"]["order"]:
-                text += "; may Slam! or Trample"
+                text = _("{size_note}; may Slam! or Trample").format(size_note=text)
             notes.append(text)
         if self.causes_fear:
             notes.append(
-                f"Causes Fear (TN {self.causes_fear}): a model or unit must score a success "
-                "on a Bravery test to Charge! or Fight! it."
+                _(
+                    "Causes Fear (TN {tn}): a model or unit must score a success on a Bravery "
+                    "test to Charge! or Fight! it."
+                ).format(tn=self.causes_fear)
             )
         for perk in self.perks:
             stat = perk.get("stat")
             situational = perk.get("situational")
             if stat:
-                (a, bonus), *_ = stat.items()
+                (a, bonus), *_rest = stat.items()
                 notes.append(
-                    f"{perk['name']}: +{bonus} {ATTRIBUTE_LABELS[a]} (on the profile above)."
+                    _("{perk}: +{bonus} {attribute} (on the profile above).").format(
+                        perk=perk["name"], bonus=bonus, attribute=ATTRIBUTE_LABELS[a]
+                    )
                 )
             elif situational:
                 a, bonus = "def", situational["def"]
                 value = self.attributes[a]
                 notes.append(
-                    f"{perk['name']}: {ATTRIBUTE_LABELS[a]} {value + bonus} against "
-                    f"{situational['against']} ({ATTRIBUTE_LABELS[a]} {value} otherwise)."
+                    _(
+                        "{perk}: {attribute} {value} against {against} ({attribute} {usual} "
+                        "otherwise)."
+                    ).format(
+                        perk=perk["name"],
+                        attribute=ATTRIBUTE_LABELS[a],
+                        value=value + bonus,
+                        against=situational["against"],
+                        usual=value,
+                    )
                 )
             else:
-                notes.append(f"{perk['name']}: {perk['text']}")
+                notes.append(_("{term}: {text}").format(term=perk["name"], text=perk["text"]))
         for e in self.equipment:
-            extra = f": {e.notes}" if e.notes else ""
-            notes.append(f"{e.name} ({_plural(e.points, 'pt')}){extra}")
+            note = _("{item} ({points}): {notes}") if e.notes else _("{item} ({points})")
+            notes.append(note.format(item=e.name, points=_points(e.points), notes=e.notes))
         if self.troop_type:
             may_lead = [TROOP_TYPES[t]["plural"] for t in self.troop_type["may_lead"]]
-            notes.append(f"Banding: may lead {_list(may_lead)}.")
+            notes.append(_("Banding: may lead {troops}.").format(troops=_list(may_lead)))
         if self.is_party_leader:
             notes.append(
-                f'Party Leader: models within 12" use its WP ({self.attributes["wp"]}) for '
-                f"Bravery, Fear and Rallying; it rolls IV {self.attributes['iv']} for "
-                "initiative."
+                _(
+                    'Party Leader: models within 12" use its WP ({wp}) for Bravery, Fear and '
+                    "Rallying; it rolls IV {iv} for initiative."
+                ).format(wp=self.attributes["wp"], iv=self.attributes["iv"])
             )
         return notes
 
@@ -529,7 +559,7 @@ def roll_test(dice: Dice, pool: int, target: int, purpose: str, drop: int = 0) -
     rolls: list[int] = []
     pending = pool
     label = purpose
-    for _ in range(100):  # criticals chain; a bound keeps a rigged source from looping
+    for _throw in range(100):  # criticals chain; a bound keeps a rigged source from looping
         if pending < 1:
             break
         thrown = dice.roll(pending, 6, label).dice
@@ -561,19 +591,27 @@ def _calls_on(rule: dict[str, Any], e: Equipment) -> bool:
 
 
 def _equipment_note(e: Equipment) -> str:
-    return f"{e.notes} ({_plural(e.points, 'pt')})" if e.notes else _plural(e.points, "pt")
+    if e.notes:
+        return _("{notes} ({points})").format(notes=e.notes, points=_points(e.points))
+    return _points(e.points)
 
 
 def _size_entry(size: dict[str, Any], base_size_id: str = "") -> Entry:
     low, high = size["base_mm"]
-    text = (
-        f"{low}-{high} mm base, threat range {_inches(size['threat_inches'])}, "
-        f"{_plural(size['wounds_per_melee_hit'], 'wound')} per hit in melee"
-    )
+    wounds = size["wounds_per_melee_hit"]
+    text = ngettext(
+        "{low}-{high} mm base, threat range {threat}, {count} wound per hit in melee",
+        "{low}-{high} mm base, threat range {threat}, {count} wounds per hit in melee",
+        wounds,
+    ).format(low=low, high=high, threat=_inches(size["threat_inches"]), count=wounds)
     if base_size_id in SIZES and base_size_id != size["id"]:
-        text += f" (a {SIZES[base_size_id]['name']} model made larger by Large and In Charge)"
+        text = _("{size_note} (a {size} model made larger by Large and In Charge)").format(
+            size_note=text, size=SIZES[base_size_id]["name"]
+        )
     if size["order"] >= SIZES["large"]["order"]:
-        text += "; may Slam! a model its size or larger, or Trample smaller ones"
+        text = _(
+            "{size_note}; may Slam! a model its size or larger, or Trample smaller ones"
+        ).format(size_note=text)
     return Entry(size["name"], text + ".")
 
 
@@ -597,8 +635,15 @@ def _situational_notes(m: MemberReport) -> list[str]:
         if situational:
             value = m.attributes["def"]
             notes.append(
-                f"{perk['name']}: DEF {value + situational['def']} against "
-                f"{situational['against']} (DEF {value} otherwise)."
+                _(
+                    "{perk}: {attribute} {value} against {against} ({attribute} {usual} otherwise)."
+                ).format(
+                    perk=perk["name"],
+                    attribute="DEF",
+                    value=value + situational["def"],
+                    against=situational["against"],
+                    usual=value,
+                )
             )
     return notes
 
@@ -606,15 +651,21 @@ def _situational_notes(m: MemberReport) -> list[str]:
 def _unit_entry(m: MemberReport, unit: dict[str, Any], by_key: dict[str, MemberReport]) -> Entry:
     others = [by_key[k].called for k in unit["members"] if k != m.key]
     leader = by_key.get(unit["leader"])
-    led = "This model leads it. " if m.leads_unit else ""
+    led = _("This model leads it. ") if m.leads_unit else ""
     if leader is not None and not m.leads_unit:
-        led = f"Led by {leader.called}. "
-    return Entry(
-        f"Unit {unit['name']}",
-        (f"With {_list(others)}. " if others else "Alone in its unit. ")
-        + f"{led}The unit has {_plural(unit['action_points'], 'Action Point')} a turn (the "
-        "lowest IV in it); this model generates none of its own.",
+        led = _("Led by {leader}. ").format(leader=leader.called)
+    with_whom = (
+        _("With {models}. ").format(models=_list(others)) if others else _("Alone in its unit. ")
     )
+    points = unit["action_points"]
+    has = ngettext(
+        "The unit has {count} Action Point a turn (the lowest IV in it); this model generates "
+        "none of its own.",
+        "The unit has {count} Action Points a turn (the lowest IV in it); this model generates "
+        "none of its own.",
+        points,
+    ).format(count=points)
+    return Entry(_("Unit {unit}").format(unit=unit["name"]), with_whom + led + has)
 
 
 # --------------------------------------------------------------------------- the system
@@ -624,7 +675,12 @@ class Gf26:
     id = "gf26"
     name = "Gangfight Core Rules 2.6"
     short_name = "Gangfight 2.6"
-    total_label = "Points"
+    book_languages = ("en",)  # no French edition: its texts stay English, marked so
+
+    @property
+    def total_label(self) -> str:
+        return _("Points")
+
     seed = SEED
     rules = RULES
     decisions = DECISIONS
@@ -713,17 +769,25 @@ class Gf26:
         )
         setting = SETTINGS.get(_id(gang_part.get("setting")))
         facts: list[tuple[str, str]] = [
-            ("Points", f"{total} / {limit}" if limit else f"{total} (no limit)"),
-            ("Party Leader", (leader.name or "(unnamed)") if leader else "none"),
+            (
+                _("Points"),
+                f"{total} / {limit}" if limit else _("{total} (no limit)").format(total=total),
+            ),
+            (_("Party Leader"), (leader.name or _("(unnamed)")) if leader else _("none")),
             *((TROOP_TYPES[t]["plural"], str(n)) for t, n in counts.items()),
-            ("Action Points per turn", str(action_points)),
+            (_("Action Points per turn"), str(action_points)),
         ]
         if setting:
-            facts.insert(0, ("Setting", f"{setting['name']} ({setting['genre']})"))
+            facts.insert(0, (_("Setting"), f"{setting['name']} ({setting['genre']})"))
         by_key = {m.key: m for m in members}
         for u in units:
             names = ", ".join(by_key[k].called for k in u["members"])
-            facts.append((f"Unit {u['name']}", f"{names}: {u['action_points']} AP"))
+            facts.append(
+                (
+                    _("Unit {unit}").format(unit=u["name"]),
+                    _("{names}: {points} AP").format(names=names, points=u["action_points"]),
+                )
+            )
         return Report(
             system=self.id,
             total_label=self.total_label,
@@ -805,24 +869,32 @@ class Gf26:
         if not m.name:
             add(
                 "gf26.member_unnamed",
-                "This model has no name: give it one, it goes on the party roster.",
+                _("This model has no name: give it one, it goes on the party roster."),
             )
         if not m.profile_name:
             add(
                 "gf26.profile_unnamed",
-                "This model's profile has no name: name it (e.g. 'Human Veteran'), it goes "
-                "on the card and the roster.",
+                _(
+                    "This model's profile has no name: name it (e.g. 'Human Veteran'), it goes "
+                    "on the card and the roster."
+                ),
             )
 
         if m.troop_type is None:
-            shown = f"'{m.troop_type_id}'" if m.troop_type_id else "No troop type"
+            if m.troop_type_id:
+                message = _("'{value}' is not a troop type: choose {troops}.")
+            else:
+                message = _("No troop type is not a troop type: choose {troops}.")
             add(
                 "gf26.unknown_troop_type",
-                f"{shown} is not a troop type: choose {_TROOP_NAMES}.",
+                message.format(value=m.troop_type_id, troops=_TROOP_NAMES),
             )
         if m.size is None:
-            shown = f"'{m.base_size_id}'" if m.base_size_id else "No size"
-            add("gf26.unknown_size", f"{shown} is not a size: choose {_SIZE_NAMES}.")
+            if m.base_size_id:
+                message = _("'{value}' is not a size: choose {sizes}.")
+            else:
+                message = _("No size is not a size: choose {sizes}.")
+            add("gf26.unknown_size", message.format(value=m.base_size_id, sizes=_SIZE_NAMES))
 
         # perks: unknown, twice, how many
         seen: dict[str, int] = {}
@@ -832,19 +904,28 @@ class Gf26:
             shown_as.setdefault(entry, raw)
         for entry in seen:
             if entry not in PERKS:
-                shown = f"'{shown_as[entry]}'" if entry else "A blank perk"
+                if entry:
+                    message = _("'{value}' is not a core perk: replace it with one of {perks}.")
+                else:
+                    message = _("A blank perk is not a core perk: replace it with one of {perks}.")
                 add(
                     "gf26.unknown_perk",
-                    f"{shown} is not a core perk: replace it with one of {_PERK_NAMES}.",
+                    message.format(value=shown_as[entry], perks=_PERK_NAMES),
                 )
         for entry, times in seen.items():
             if entry in PERKS and times > 1:
                 perk = PERKS[entry]["name"]
                 add(
                     "gf26.duplicate_perk",
-                    f"{perk} is taken {times} times; a perk may be taken only once per model "
-                    f"(effects never stack): replace {_plural(times - 1, 'extra ' + perk)} "
-                    "with a different perk.",
+                    ngettext(
+                        "{perk} is taken {times} times; a perk may be taken only once per model "
+                        "(effects never stack): replace {count} extra {perk} with a different "
+                        "perk.",
+                        "{perk} is taken {times} times; a perk may be taken only once per model "
+                        "(effects never stack): replace {count} extra {perk}s with a different "
+                        "perk.",
+                        times - 1,
+                    ).format(perk=perk, times=times, count=times - 1),
                 )
         if m.troop_type is not None:
             allowed = m.troop_type["perks"]
@@ -853,23 +934,40 @@ class Gf26:
             if taken > allowed:
                 add(
                     "gf26.too_many_perks",
-                    f"A {label} has exactly {_plural(allowed, 'perk')} but this model has "
-                    f"{taken} ({', '.join(m.perk_labels)}): remove "
-                    f"{_plural(taken - allowed, 'perk')}.",
+                    _(
+                        "A {troop} has exactly {allowed} but this model has {taken} ({perks}): "
+                        "remove {extra}."
+                    ).format(
+                        troop=label,
+                        allowed=_perks(allowed),
+                        taken=taken,
+                        perks=", ".join(m.perk_labels),
+                        extra=_perks(taken - allowed),
+                    ),
                 )
             elif taken < allowed:
                 add(
                     "gf26.too_few_perks",
-                    f"A {label} comes with {_plural(allowed, 'perk')} but this model has "
-                    f"{taken}: choose {_plural(allowed - taken, 'more perk')}.",
+                    _(
+                        "A {troop} comes with {allowed} but this model has {taken}: choose {more}."
+                    ).format(
+                        troop=label,
+                        allowed=_perks(allowed),
+                        taken=taken,
+                        more=ngettext(
+                            "{count} more perk", "{count} more perks", allowed - taken
+                        ).format(count=allowed - taken),
+                    ),
                 )
 
         if m.size is not None and m.base_size_id == "huge" and m.causes_fear:
             add(
                 "gf26.huge_already",
-                "Large and In Charge can't make a Huge model any larger (Huge is the largest "
-                f"size); it only makes it cause Fear (TN {FEAR_TN}). Keep it for the Fear, or "
-                "choose another perk.",
+                _(
+                    "Large and In Charge can't make a Huge model any larger (Huge is the "
+                    "largest size); it only makes it cause Fear (TN {tn}). Keep it for the Fear, "
+                    "or choose another perk."
+                ).format(tn=FEAR_TN),
             )
 
         for a in ATTRIBUTES:
@@ -877,41 +975,53 @@ class Gf26:
             if m.base_attributes[a] < 0:
                 add(
                     "gf26.attribute_out_of_range",
-                    f"{label} is {m.base_attributes[a]} on the profile: an attribute can't be "
-                    f"negative: set {label} to 0 or more.",
+                    _(
+                        "{attribute} is {value} on the profile: an attribute can't be negative: "
+                        "set {attribute} to 0 or more."
+                    ).format(attribute=label, value=m.base_attributes[a]),
                 )
         if m.base_attributes["en"] >= 0 and m.attributes["en"] < 1:
             add(
                 "gf26.attribute_out_of_range",
-                f"EN is {m.attributes['en']}: a model at 0 Endurance is incapacitated before "
-                "the game starts: set EN to 1 or more.",
+                _(
+                    "EN is {value}: a model at 0 Endurance is incapacitated before the game "
+                    "starts: set EN to 1 or more."
+                ).format(value=m.attributes["en"]),
             )
 
         if m.profile_points < 0:
             add(
                 "gf26.negative_points",
-                f"The profile costs {m.profile_points} points: a cost can't be negative: set "
-                "it to 0 or more.",
+                _(
+                    "The profile costs {points} points: a cost can't be negative: set it to 0 or "
+                    "more."
+                ).format(points=m.profile_points),
             )
         for e in m.equipment:
             if e.points < 0:
                 add(
                     "gf26.negative_points",
-                    f"{e.name} costs {e.points} points: a cost can't be negative: set it to 0 "
-                    "or more.",
+                    _(
+                        "{item} costs {points} points: a cost can't be negative: set it to 0 or "
+                        "more."
+                    ).format(item=e.name, points=e.points),
                 )
         if m.profile_points == 0:
             add(
                 "gf26.no_points_cost",
-                "The profile costs 0 points: every model has a points cost: enter what the "
-                "profile costs.",
+                _(
+                    "The profile costs 0 points: every model has a points cost: enter what the "
+                    "profile costs."
+                ),
             )
 
         if m.unit_leader and not m.unit:
             add(
                 "gf26.unit_leader_without_unit",
-                "This model is marked as a unit leader but is in no unit: put it in a unit or "
-                "clear its unit-leader flag.",
+                _(
+                    "This model is marked as a unit leader but is in no unit: put it in a unit "
+                    "or clear its unit-leader flag."
+                ),
             )
 
     # ----------------------------------------------------------------- units
@@ -930,8 +1040,10 @@ class Gf26:
                     Finding(
                         "gf26.too_many_unit_leaders",
                         _SEVERITY["gf26.too_many_unit_leaders"],
-                        f"Unit {name} already has a leader ({flagged[0].called})"
-                        f": clear this model's unit-leader flag.",
+                        _(
+                            "Unit {unit} already has a leader ({leader}): clear this model's "
+                            "unit-leader flag."
+                        ).format(unit=name, leader=flagged[0].called),
                         member=extra.key,
                     )
                 )
@@ -945,8 +1057,10 @@ class Gf26:
                     Finding(
                         "gf26.unit_of_one",
                         _SEVERITY["gf26.unit_of_one"],
-                        f"Unit {name} has only this model, so it acts as an individual model: "
-                        "add models to the unit or clear its unit.",
+                        _(
+                            "Unit {unit} has only this model, so it acts as an individual model: "
+                            "add models to the unit or clear its unit."
+                        ).format(unit=name),
                         member=group[0].key,
                     )
                 )
@@ -978,50 +1092,64 @@ class Gf26:
         if setting not in (None, "") and _id(setting) not in SETTINGS:
             add(
                 "gf26.unknown_setting",
-                f"'{setting}' is not a setting: choose Chronicle, Aeon, First Strike or mixed, "
-                "or leave it empty.",
+                _(
+                    "'{value}' is not a setting: choose Chronicle, Aeon, First Strike or mixed, "
+                    "or leave it empty."
+                ).format(value=setting),
             )
 
         total = sum(m.cost for m in members)
         if limit is not None and total > limit:
             add(
                 "gf26.points_over_limit",
-                f"The party costs {total} points, {total - limit} over the {limit}-point "
-                f"limit: drop models or equipment worth {_plural(total - limit, 'point')}, or "
-                f"raise the limit to {total}.",
+                ngettext(
+                    "The party costs {total} points, {over} over the {limit}-point limit: drop "
+                    "models or equipment worth {over} point, or raise the limit to {total}.",
+                    "The party costs {total} points, {over} over the {limit}-point limit: drop "
+                    "models or equipment worth {over} points, or raise the limit to {total}.",
+                    total - limit,
+                ).format(total=total, over=total - limit, limit=limit),
             )
 
         heroes = [m for m in members if m.troop_type_id == "hero"]
         if not heroes:
             add(
                 "gf26.no_hero",
-                "The party has no Hero: add a Hero, to be the Party Leader.",
+                _("The party has no Hero: add a Hero, to be the Party Leader."),
             )
 
         flagged = [m for m in members if m.leader]
         if not flagged:
             who = _list([h.called for h in heroes])
-            add(
-                "gf26.no_leader",
-                "No model is the Party Leader: mark one Hero"
-                + (f" ({who})" if who else "")
-                + " as the Party Leader.",
-            )
+            if who:
+                message = _(
+                    "No model is the Party Leader: mark one Hero ({heroes}) as the Party Leader."
+                )
+            else:
+                message = _("No model is the Party Leader: mark one Hero as the Party Leader.")
+            add("gf26.no_leader", message.format(heroes=who))
         else:
             flagged[0].is_party_leader = True
         for extra in flagged[1:]:
             add(
                 "gf26.too_many_leaders",
-                f"{extra.name or 'This model'} is a second Party Leader; a party has exactly "
-                f"one ({flagged[0].called}): clear this model's leader flag.",
+                _(
+                    "{name} is a second Party Leader; a party has exactly one ({leader}): clear "
+                    "this model's leader flag."
+                ).format(
+                    name=extra.name or i18n.pgettext("the subject of a sentence", "This model"),
+                    leader=flagged[0].called,
+                ),
                 member=extra.key,
             )
         for m in flagged:
             if m.troop_type is not None and m.troop_type_id != "hero":
                 add(
                     "gf26.leader_not_hero",
-                    f"The Party Leader must be a Hero but this model is a {m.troop_label}: "
-                    "mark a Hero as the Party Leader instead.",
+                    _(
+                        "The Party Leader must be a Hero but this model is a {troop}: mark a "
+                        "Hero as the Party Leader instead."
+                    ).format(troop=m.troop_label),
                     member=m.key,
                 )
         return found
@@ -1051,28 +1179,35 @@ class Gf26:
             m.size["name"] if m.size else "",
         ]
         if m.is_party_leader:
-            kind.insert(0, "Party Leader")
+            kind.insert(0, _("Party Leader"))
         en = max(0, a["en"])
         boxes = min(en, MAX_EN_BOXES)
-        en_note = "one box per wound; at 0 the model is incapacitated"
+        en_note = _("one box per wound; at 0 the model is incapacitated")
         if en > boxes:
-            en_note = f"EN {en}: only {boxes} boxes shown"
+            en_note = _("EN {en}: only {boxes} boxes shown").format(en=en, boxes=boxes)
 
-        facts = [Stat("Points", str(m.cost))]
+        facts = [Stat(_("Points"), str(m.cost))]
         if m.size:
-            facts.append(Stat("Threat", _inches(m.size["threat_inches"])))
+            facts.append(Stat(_("Threat"), _inches(m.size["threat_inches"])))
         if m.causes_fear:
-            facts.append(Stat("Fear", f"TN {m.causes_fear}"))
+            facts.append(Stat(_("Fear"), f"TN {m.causes_fear}"))
         if unit:
-            facts.append(Stat("Unit", unit["name"]))
+            facts.append(Stat(_("Unit"), unit["name"]))
 
         vital: list[Entry] = []
         if m.is_party_leader:
+            title = (
+                _("Party Leader of {party}").format(party=gang_name)
+                if gang_name
+                else _("Party Leader")
+            )
             vital.append(
                 Entry(
-                    "Party Leader" + (f" of {gang_name}" if gang_name else ""),
-                    f'Models within 12" use its WP ({a["wp"]}) for Bravery, Fear and '
-                    f"Rallying. Rolls its IV ({a['iv']} dice, TN {INITIATIVE_TN}) for initiative.",
+                    title,
+                    _(
+                        'Models within 12" use its WP ({wp}) for Bravery, Fear and Rallying. '
+                        "Rolls its IV ({iv} dice, TN {tn}) for initiative."
+                    ).format(wp=a["wp"], iv=a["iv"], tn=INITIATIVE_TN),
                 )
             )
         if m.troop_type:
@@ -1080,7 +1215,7 @@ class Gf26:
             vital.append(
                 Entry(
                     m.troop_type["name"],
-                    f"Leads {may_lead} in Banding Actions.",
+                    _("Leads {troops} in Banding Actions.").format(troops=may_lead),
                 )
             )
         if m.size and (m.size["id"] != m.base_size_id or m.size["wounds_per_melee_hit"] > 1):
@@ -1088,25 +1223,29 @@ class Gf26:
         if m.causes_fear:
             vital.append(
                 Entry(
-                    f"Causes Fear (TN {m.causes_fear})",
-                    "A model or unit must score a success on a Bravery test to Charge! or "
-                    "Fight! it.",
+                    _("Causes Fear (TN {tn})").format(tn=m.causes_fear),
+                    _(
+                        "A model or unit must score a success on a Bravery test to Charge! or "
+                        "Fight! it."
+                    ),
                 )
             )
         if unit:
             vital.append(_unit_entry(m, unit, by_key))
 
-        sections = [Section("Vital info", tuple(vital))]
+        sections = [Section(_("Vital info"), tuple(vital))]
         if m.perks:
-            sections.append(Section.of("Perks", [(p["name"], p["text"]) for p in m.perks]))
+            sections.append(Section.of(_("Perks"), [(p["name"], p["text"]) for p in m.perks]))
         traits = _equipment_rules(m.equipment)
         if traits:
-            sections.append(Section.of("Weapon traits", [(r["term"], r["text"]) for r in traits]))
+            sections.append(
+                Section.of(_("Weapon traits"), [(r["term"], r["text"]) for r in traits])
+            )
 
         return Card(
             key=m.key,
-            name=m.name or "(no name)",
-            kind=" · ".join(k for k in kind if k) or "No profile",
+            name=m.name or _("(no name)"),
+            kind=" · ".join(k for k in kind if k) or _("No profile"),
             mark=_mark(m),
             stats=[Stat(ATTRIBUTE_LABELS[k], str(a[k])) for k in ATTRIBUTES],
             tracks=[Track("EN", boxes, en_note)],
@@ -1140,7 +1279,7 @@ class Gf26:
                 {
                     "key": m.key,
                     "position": m.position,
-                    "name": m.name or "(no name)",
+                    "name": m.name or _("(no name)"),
                     "profile": m.profile_name,
                     "troop": m.troop_label,
                     "size": m.size_label,
@@ -1216,12 +1355,12 @@ class Gf26:
         ]
         kit = [Entry(e.name, _equipment_note(e)) for m in members for e in m.equipment]
         sections = [
-            Section("Playing the party", dedupe_entries(play)),
-            Section("Profile", tuple(profile)),
-            Section("Sizes", dedupe_entries(sizes)),
-            Section("Perks", dedupe_entries(perks)),
-            Section("Weapon traits", dedupe_entries(traits)),
-            Section("Equipment", dedupe_entries(kit)),
+            Section(_("Playing the party"), dedupe_entries(play)),
+            Section(_("Profile"), tuple(profile)),
+            Section(_("Sizes"), dedupe_entries(sizes)),
+            Section(_("Perks"), dedupe_entries(perks)),
+            Section(_("Weapon traits"), dedupe_entries(traits)),
+            Section(_("Equipment"), dedupe_entries(kit)),
         ]
         return [s for s in sections if s.entries]
 

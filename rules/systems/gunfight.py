@@ -45,6 +45,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules import i18n
 from rules.base import Finding, Report, RuleDoc, Severity, load_content, member_keys
 from rules.base import as_int as _int
 from rules.base import as_str as _str
@@ -127,13 +128,18 @@ def table_abilities(table: Mapping[str, Any]) -> list[str]:
     return seen
 
 
+_ = i18n.gettext
+ngettext = i18n.ngettext
+
+
 def _a(word: str, capital: bool = False) -> str:
     article = "an" if word[:1].lower() in "aeiou" else "a"
     return f"{article.capitalize() if capital else article} {word}"
 
 
-def _plural(n: int, word: str, plural: str | None = None) -> str:
-    return f"{n} {word if n == 1 else (plural or word + 's')}"
+def _an(word: str) -> bool:
+    """Whether English says "an" before ``word`` (the messages say "a" or "an")."""
+    return word[:1].lower() in "aeiou"
 
 
 def _range(value: int | None) -> str:
@@ -343,7 +349,11 @@ class WeaponReport:
                 f"{_range(self.point_blank)} / {_range(self.normal)} / {_range(self.long)}"
             )
         if self.shots is not None:
-            parts.append(f"reload after {_plural(self.shots, 'shot')}")
+            parts.append(
+                ngettext(
+                    "reload after {count} shot", "reload after {count} shots", self.shots
+                ).format(count=self.shots)
+            )
         return ", ".join(parts)
 
 
@@ -457,7 +467,12 @@ class Gunfight:
     id = "gunfight"
     name = "Gunfight v2"
     short_name = "Gunfight"
-    total_label = "Figures"
+    book_languages = ("en",)  # no French edition: its texts stay English, marked so
+
+    @property
+    def total_label(self) -> str:
+        return _("Figures")
+
     seed = SEED
     rules = RULES
     decisions = DECISIONS
@@ -547,7 +562,7 @@ class Gunfight:
         wanted = EXPERIENCE[exp]["abilities"]
         abilities: list[str] = []
         purpose = f"{prefix}ability 1 ({table['name']} table)"
-        for _ in range(1000):  # a repeat is re-rolled; this never runs out in practice
+        for _attempt in range(1000):  # a repeat is re-rolled; this never runs out in practice
             if len(abilities) >= wanted:
                 break
             ability = table_result(table, dice.d20(purpose))
@@ -591,7 +606,7 @@ class Gunfight:
                 Finding(
                     "gunfight.no_figures",
                     ERROR,
-                    "The side has no figures: add at least one Character, Trooper or Rabble.",
+                    _("The side has no figures: add at least one Character, Trooper or Rabble."),
                 )
             )
         for m in members:
@@ -688,46 +703,57 @@ class Gunfight:
             name = weapon["name"]
         else:
             stats = {s: _int(entered.get(s)) for s in WEAPON_STATS}
-        return WeaponReport(name=name or "Unnamed weapon", weapon=weapon, entered=entered, **stats)
+        name = name or _("Unnamed weapon")
+        return WeaponReport(name=name, weapon=weapon, entered=entered, **stats)
 
     def _check_member(self, m: MemberReport, data: Mapping[str, Any]) -> None:
         def add(code: str, message: str) -> None:
             m.findings.append(Finding(code, _SEVERITY[code], message, member=m.key))
 
         if not m.figure:
-            shown = f"'{m.figure_raw}'" if m.figure_raw else "No figure type"
-            add(
-                "gunfight.unknown_figure",
-                f"{shown} is not a type of figure: choose Character, Trooper or Rabble.",
-            )
+            if m.figure_raw:
+                message = _(
+                    "'{value}' is not a type of figure: choose Character, Trooper or Rabble."
+                )
+            else:
+                message = _(
+                    "No figure type is not a type of figure: choose Character, Trooper or Rabble."
+                )
+            add("gunfight.unknown_figure", message.format(value=m.figure_raw))
 
         # count
         if m.figure == "character":
             if m.count != 1:
                 add(
                     "gunfight.bad_count",
-                    f"A Character is one named figure, but this entry has count "
-                    f"{_shown(data.get('count'))}: set count to 1 (or remove it), and add "
-                    "another Character for each other figure.",
+                    _(
+                        "A Character is one named figure, but this entry has count {value}: set "
+                        "count to 1 (or remove it), and add another Character for each other "
+                        "figure."
+                    ).format(value=_shown(data.get("count"))),
                 )
                 m.count = 1
         elif m.count < 1:
             add(
                 "gunfight.bad_count",
-                f"Count is {_shown(data.get('count'))}, but an entry stands for at least one "
-                "figure: set count to 1 or more, or remove the entry.",
+                _(
+                    "Count is {value}, but an entry stands for at least one figure: set count to "
+                    "1 or more, or remove the entry."
+                ).format(value=_shown(data.get("count"))),
             )
             m.count = 0
 
         # character type
         typed = m.figure == "character" or (m.character_type and m.figure in FIGURES)
         if typed and m.character_type not in CHARACTER_TYPES:
-            shown = (
-                f"'{_shown(data.get('character_type'))}' is not a character type"
-                if m.character_type
-                else "This character has no type"
+            if m.character_type:
+                message = _("'{value}' is not a character type: choose {types}.")
+            else:
+                message = _("This character has no type: choose {types}.")
+            add(
+                "gunfight.unknown_character_type",
+                message.format(value=_shown(data.get("character_type")), types=_TYPE_LIST),
             )
-            add("gunfight.unknown_character_type", f"{shown}: choose {_TYPE_LIST}.")
 
         if m.figure == "character":
             self._check_character(m, data, add)
@@ -736,10 +762,13 @@ class Gunfight:
             if m.ability_entries:
                 add(
                     "gunfight.abilities_not_allowed",
-                    f"{label} have no special abilities, but this entry has "
-                    f"{_plural(len(m.ability_entries), 'ability', 'abilities')}: remove "
-                    f"{'it' if len(m.ability_entries) == 1 else 'them'}, or make the figure "
-                    "a Character.",
+                    ngettext(
+                        "{figures} have no special abilities, but this entry has {count} "
+                        "ability: remove it, or make the figure a Character.",
+                        "{figures} have no special abilities, but this entry has {count} "
+                        "abilities: remove them, or make the figure a Character.",
+                        len(m.ability_entries),
+                    ).format(figures=label, count=len(m.ability_entries)),
                 )
             if m.figure == "trooper":
                 changed = [
@@ -750,96 +779,128 @@ class Gunfight:
                 ]
                 if changed:
                     wrong = ", ".join(
-                        f"{LABELS[c]} {_shown(_mapping(data.get('characteristics'))[c])} "
-                        f"(should be {TROOPER_PROFILE[c]})"
+                        _("{characteristic} {value} (should be {book})").format(
+                            characteristic=LABELS[c],
+                            value=_shown(_mapping(data.get("characteristics"))[c]),
+                            book=TROOPER_PROFILE[c],
+                        )
                         for c in changed
                     )
                     add(
                         "gunfight.trooper_profile",
-                        f"Troopers have fixed characteristics ({_profile(TROOPER_PROFILE)}); "
-                        f"this one has {wrong}: set them back, or make the figure a Character.",
+                        _(
+                            "Troopers have fixed characteristics ({profile}); this one has "
+                            "{changes}: set them back, or make the figure a Character."
+                        ).format(profile=_profile(TROOPER_PROFILE), changes=wrong),
                     )
             elif _mapping(data.get("characteristics")):
                 add(
                     "gunfight.rabble_characteristics",
-                    'Rabble have no characteristics (they move 5", have one action and no '
-                    "SK): clear them; they are ignored.",
+                    _(
+                        'Rabble have no characteristics (they move 5", have one action and no '
+                        "SK): clear them; they are ignored."
+                    ),
                 )
 
         for w in m.weapons:
             if w.weapon is None:
                 add(
                     "gunfight.unknown_weapon",
-                    f"'{w.name}' is not in the book's weapon list (Thrown knife, Bow, Pistol, "
-                    "Shotgun, Carbine, Sharps rifle, Winchester rifle, Rifle, Knife, Sword, "
-                    "Machete, Dynamite): pick one of those, or keep it as a house weapon "
-                    "with the stats you entered.",
+                    _(
+                        "'{weapon}' is not in the book's weapon list (Thrown knife, Bow, Pistol, "
+                        "Shotgun, Carbine, Sharps rifle, Winchester rifle, Rifle, Knife, Sword, "
+                        "Machete, Dynamite): pick one of those, or keep it as a house weapon "
+                        "with the stats you entered."
+                    ).format(weapon=w.name),
                 )
                 continue
             differ = [s for s, v in w.entered.items() if _int(v) != w.weapon[s] or _bad_stat(v)]
             if differ:
                 wrong = ", ".join(
-                    f"{s.replace('_', ' ')} {_shown(w.entered[s])} (book: "
-                    f"{'none' if w.weapon[s] is None else w.weapon[s]})"
+                    _("{figure} {entered} (book: {book})").format(
+                        figure=s.replace("_", " "),
+                        entered=_shown(w.entered[s]),
+                        book=_("none") if w.weapon[s] is None else w.weapon[s],
+                    )
                     for s in differ
                 )
                 add(
                     "gunfight.weapon_stats_differ",
-                    f"{w.name} has {wrong}; the sheet uses the book's numbers: correct the "
-                    "entry, or rename it if it is a different weapon.",
+                    _(
+                        "{weapon} has {figures}; the sheet uses the book's numbers: correct the "
+                        "entry, or rename it if it is a different weapon."
+                    ).format(weapon=w.name, figures=wrong),
                 )
 
     def _check_character(self, m: MemberReport, data: Mapping[str, Any], add) -> None:
         if not m.name:
             add(
                 "gunfight.character_unnamed",
-                "Characters have names: give this one a name (it goes on the card).",
+                _("Characters have names: give this one a name (it goes on the card)."),
             )
 
         exp = EXPERIENCE.get(m.experience)
         if exp is None:
-            shown = (
-                f"'{_shown(data.get('experience'))}' is not an experience level"
-                if m.experience
-                else "This character has no experience level"
+            if m.experience:
+                message = _("'{value}' is not an experience level: choose {levels}.")
+            else:
+                message = _("This character has no experience level: choose {levels}.")
+            add(
+                "gunfight.unknown_experience",
+                message.format(value=_shown(data.get("experience")), levels=_EXPERIENCE_LIST),
             )
-            add("gunfight.unknown_experience", f"{shown}: choose {_EXPERIENCE_LIST}.")
 
         if m.source not in SOURCES:
-            shown = f"'{_shown(data.get('source'))}'"
             add(
                 "gunfight.unknown_source",
-                f'{shown} is not a source: set it to "rolled" (with the dice) or "entered"; '
-                "it is read as entered.",
+                _(
+                    "'{value}' is not a source: set it to \"rolled\" (with the dice) or "
+                    '"entered"; it is read as entered.'
+                ).format(value=_shown(data.get("source"))),
             )
 
         raw_chars = _mapping(data.get("characteristics"))
         for c in CHARACTERISTICS:
             value = m.characteristics[c]
             label = LABELS[c]
+            limits = {
+                "characteristic": label,
+                "value": value,
+                "least": CHAR_MIN,
+                "most": CHAR_MAX,
+                "rolled_least": ROLLED_MIN,
+                "rolled_most": ROLLED_MAX,
+            }
             if value is None:
-                got = (
-                    f"{label} is '{_shown(raw_chars[c])}'"
-                    if c in raw_chars
-                    else f"{label} is missing"
-                )
-                add(
-                    "gunfight.characteristic_out_of_range",
-                    f"{got}: enter a whole number from {CHAR_MIN} to {CHAR_MAX} "
-                    f"({ROLLED_MIN} to {ROLLED_MAX} if rolled).",
-                )
+                if c in raw_chars:
+                    message = _(
+                        "{characteristic} is '{value}': enter a whole number from {least} to "
+                        "{most} ({rolled_least} to {rolled_most} if rolled)."
+                    )
+                    limits["value"] = _shown(raw_chars[c])
+                else:
+                    message = _(
+                        "{characteristic} is missing: enter a whole number from {least} to "
+                        "{most} ({rolled_least} to {rolled_most} if rolled)."
+                    )
+                add("gunfight.characteristic_out_of_range", message.format(**limits))
             elif not CHAR_MIN <= value <= CHAR_MAX:
                 add(
                     "gunfight.characteristic_out_of_range",
-                    f"{label} is {value}; characteristics run from {CHAR_MIN} to {CHAR_MAX} "
-                    f"before abilities: set {label} to a value from {CHAR_MIN} to {CHAR_MAX}.",
+                    _(
+                        "{characteristic} is {value}; characteristics run from {least} to "
+                        "{most} before abilities: set {characteristic} to a value from {least} "
+                        "to {most}."
+                    ).format(**limits),
                 )
             elif value < ROLLED_MIN:
                 add(
                     "gunfight.characteristic_outside_roll",
-                    f"{label} is {value}, which 1D6 + 4 can't roll ({ROLLED_MIN} to "
-                    f"{ROLLED_MAX}): fine for an entered character, otherwise raise {label} "
-                    f"to {ROLLED_MIN} or more.",
+                    _(
+                        "{characteristic} is {value}, which 1D6 + 4 can't roll ({rolled_least} "
+                        "to {rolled_most}): fine for an entered character, otherwise raise "
+                        "{characteristic} to {rolled_least} or more."
+                    ).format(**limits),
                 )
 
         table = table_for(m.character_type)
@@ -847,11 +908,19 @@ class Gunfight:
         repeated: list[str] = []
         for entry in m.ability_entries:
             if entry not in ABILITIES:
+                if table:
+                    message = _(
+                        "'{value}' is not a Gunfight special ability: choose one from the "
+                        "{table} table, or remove it."
+                    )
+                else:
+                    message = _(
+                        "'{value}' is not a Gunfight special ability: choose one from the "
+                        "ability descriptions, or remove it."
+                    )
                 add(
                     "gunfight.unknown_ability",
-                    f"'{entry}' is not a Gunfight special ability: choose one from the "
-                    f"{table['name'] + ' table' if table else 'ability descriptions'}, "
-                    "or remove it.",
+                    message.format(value=entry, table=table["name"] if table else ""),
                 )
                 continue
             if entry in seen:
@@ -860,34 +929,68 @@ class Gunfight:
                 continue
             seen.add(entry)
             if table is not None and entry not in table_abilities(table):
+                kind = CHARACTER_TYPES[m.character_type]["name"]
+                if _an(kind):
+                    message = _(
+                        "{ability} is not on the {table} table that an {type} rolls on: fine "
+                        "if your scenario gives it, otherwise pick an ability from that table."
+                    )
+                else:
+                    message = _(
+                        "{ability} is not on the {table} table that a {type} rolls on: fine if "
+                        "your scenario gives it, otherwise pick an ability from that table."
+                    )
                 add(
                     "gunfight.ability_not_on_table",
-                    f"{ABILITIES[entry]['name']} is not on the {table['name']} table that "
-                    f"{_a(CHARACTER_TYPES[m.character_type]['name'])} rolls on: fine if your "
-                    "scenario gives it, otherwise pick an ability from that table.",
+                    message.format(
+                        ability=ABILITIES[entry]["name"], table=table["name"], type=kind
+                    ),
                 )
         for entry in repeated:
             times = m.ability_entries.count(entry)
             add(
                 "gunfight.duplicate_ability",
-                f"{ABILITIES[entry]['name']} is listed {times} times; a repeated ability is "
-                "re-rolled: keep it once and roll (or choose) another ability instead.",
+                _(
+                    "{ability} is listed {times} times; a repeated ability is re-rolled: keep "
+                    "it once and roll (or choose) another ability instead."
+                ).format(ability=ABILITIES[entry]["name"], times=times),
             )
 
         if exp is not None:
             wanted = exp["abilities"]
             have = len(m.ability_entries)
             if have != wanted:
-                fix = (
-                    f"add {_plural(wanted - have, 'more')}"
-                    if have < wanted
-                    else f"remove {have - wanted}"
-                )
+                an = _an(exp["name"])
+                if have < wanted and an:
+                    message = _(
+                        "An {experience} has {abilities}; this character has {have}: add "
+                        "{count} more, or change the experience level."
+                    )
+                elif have < wanted:
+                    message = _(
+                        "A {experience} has {abilities}; this character has {have}: add "
+                        "{count} more, or change the experience level."
+                    )
+                elif an:
+                    message = _(
+                        "An {experience} has {abilities}; this character has {have}: remove "
+                        "{count}, or change the experience level."
+                    )
+                else:
+                    message = _(
+                        "A {experience} has {abilities}; this character has {have}: remove "
+                        "{count}, or change the experience level."
+                    )
                 add(
                     "gunfight.ability_count",
-                    f"{_a(exp['name'], capital=True)} has "
-                    f"{_plural(wanted, 'special ability', 'special abilities')}; this "
-                    f"character has {have}: {fix}, or change the experience level.",
+                    message.format(
+                        experience=exp["name"],
+                        abilities=ngettext(
+                            "{count} special ability", "{count} special abilities", wanted
+                        ).format(count=wanted),
+                        have=have,
+                        count=abs(wanted - have),
+                    ),
                 )
 
         if m.source == "rolled":
@@ -895,27 +998,40 @@ class Gunfight:
             if problems:
                 add(
                     "gunfight.rolls_mismatch",
-                    f"Marked as rolled, but {'; '.join(problems)}: put back the rolled "
-                    'values, or set the source to "entered".',
+                    _(
+                        "Marked as rolled, but {problems}: put back the rolled values, or set "
+                        'the source to "entered".'
+                    ).format(problems="; ".join(problems)),
                 )
 
     def _roll_problems(self, m: MemberReport) -> list[str]:
         parsed = _parse_rolls(m.rolls)
         if parsed is None:
-            return ["a recorded roll is not one D6 or one D20 die"]
+            return [_("a recorded roll is not one D6 or one D20 die")]
         d6, d20 = parsed
         problems: list[str] = []
         if len(d6) != len(CHARACTERISTICS):
             problems.append(
-                f"{_plural(len(d6), 'D6 roll')} recorded instead of "
-                f"{len(CHARACTERISTICS)} (one per characteristic)"
+                ngettext(
+                    "{count} D6 roll recorded instead of {wanted} (one per characteristic)",
+                    "{count} D6 rolls recorded instead of {wanted} (one per characteristic)",
+                    len(d6),
+                ).format(count=len(d6), wanted=len(CHARACTERISTICS))
             )
         else:
             for c, die in zip(CHARACTERISTICS, d6, strict=True):
                 if m.characteristics[c] != die + ROLL_ADD:
                     problems.append(
-                        f"{LABELS[c]} is {_shown(m.characteristics[c])} where the D6 rolled "
-                        f"{die} ({die} + {ROLL_ADD} = {die + ROLL_ADD})"
+                        _(
+                            "{characteristic} is {value} where the D6 rolled {die} ({die} + "
+                            "{add} = {total})"
+                        ).format(
+                            characteristic=LABELS[c],
+                            value=_shown(m.characteristics[c]),
+                            die=die,
+                            add=ROLL_ADD,
+                            total=die + ROLL_ADD,
+                        )
                     )
         table = table_for(m.character_type)
         exp = EXPERIENCE.get(m.experience)
@@ -928,15 +1044,21 @@ class Gunfight:
                 break
             used += 1
             if not 1 <= die <= 20:
-                return [*problems, f"a D20 roll of {die} is impossible"]
+                return [*problems, _("a D20 roll of {die} is impossible").format(die=die)]
             ability = table_result(table, die)
             if ability not in got:
                 got.append(ability)
         if used < len(d20) or got != m.ability_entries:
-            rolled = ", ".join(ABILITIES[a]["name"] for a in got) or "no ability"
+            rolled = ", ".join(ABILITIES[a]["name"] for a in got) or _("no ability")
             problems.append(
-                f"the recorded D20 rolls ({', '.join(map(str, d20)) or 'none'}) on the "
-                f"{table['name']} table give {rolled}, not the abilities listed"
+                _(
+                    "the recorded D20 rolls ({rolls}) on the {table} table give {abilities}, not "
+                    "the abilities listed"
+                ).format(
+                    rolls=", ".join(map(str, d20)) or _("none"),
+                    table=table["name"],
+                    abilities=rolled,
+                )
             )
         return problems
 
@@ -945,51 +1067,70 @@ class Gunfight:
     def _describe(self, m: MemberReport) -> None:
         if m.figure == "character":
             m.cost = 1 + (1 if m.sidekick else 0)
-            parts = ["Character", m.type_label or "no type", m.experience_label or "?"]
+            parts = [_("Character"), m.type_label or _("no type"), m.experience_label or "?"]
             if m.sidekick:
-                parts.append("with Loyal Sidekick")
+                parts.append(_("with Loyal Sidekick"))
             m.summary = " · ".join(parts)
             m.stats = [(LABELS[c], str(m.final[c])) for c in CHARACTERISTICS]
-            m.stats += [("Move", f'{m.final["ag"]}"'), ("Actions", str(CHARACTER_ACTIONS))]
+            m.stats += [(_("Move"), f'{m.final["ag"]}"'), (_("Actions"), str(CHARACTER_ACTIONS))]
             for c in CHARACTERISTICS:
                 if m.modified[c] != m.final[c]:
                     m.notes.append(
-                        f"{LABELS[c]} {m.final[c]} ({m.modified[c]} before the "
-                        f"{CHAR_MIN}{DASH}{CHAR_MAX} limit)"
+                        _("{characteristic} {value} ({before} before the {limits} limit)").format(
+                            characteristic=LABELS[c],
+                            value=m.final[c],
+                            before=m.modified[c],
+                            limits=f"{CHAR_MIN}{DASH}{CHAR_MAX}",
+                        )
                     )
             for a in m.abilities:
                 ability = ABILITIES[a]
-                m.notes.append(f"{ability['name']}: {ability['text']}")
+                m.notes.append(
+                    _("{term}: {text}").format(term=ability["name"], text=ability["text"])
+                )
             if m.sidekick:
                 m.notes.append(
-                    f"Loyal sidekick (1 more figure): {_profile(TROOPER_PROFILE)}, "
-                    f"{TROOPER_ACTIONS} actions, no abilities; never routs until "
-                    f"{m.name or 'this character'} routs."
+                    _(
+                        "Loyal sidekick (1 more figure): {profile}, {actions} actions, no "
+                        "abilities; never routs until {name} routs."
+                    ).format(
+                        profile=_profile(TROOPER_PROFILE),
+                        actions=TROOPER_ACTIONS,
+                        name=m.name or _("this character"),
+                    )
                 )
             if m.source == "rolled" and m.rolls:
                 m.notes.append(_rolled_note(m))
         elif m.figure == "trooper":
             m.cost = m.count
-            m.summary = "Trooper" + (f" {TIMES}{m.count}" if m.count != 1 else "")
+            m.summary = _("Trooper") + (f" {TIMES}{m.count}" if m.count != 1 else "")
             if m.character_type in CHARACTER_TYPES:
                 m.summary += f" · {m.type_label}"
             m.stats = [(LABELS[c], str(TROOPER_PROFILE[c])) for c in CHARACTERISTICS]
-            m.stats += [("Move", f'{TROOPER_PROFILE["ag"]}"'), ("Actions", str(TROOPER_ACTIONS))]
-            m.notes.append("No special abilities. Any hit but a miss routs it.")
+            m.stats += [
+                (_("Move"), f'{TROOPER_PROFILE["ag"]}"'),
+                (_("Actions"), str(TROOPER_ACTIONS)),
+            ]
+            m.notes.append(_("No special abilities. Any hit but a miss routs it."))
         elif m.figure == "rabble":
             m.cost = m.count
-            m.summary = "Rabble" + (f" {TIMES}{m.count}" if m.count != 1 else "")
+            m.summary = _("Rabble") + (f" {TIMES}{m.count}" if m.count != 1 else "")
             if m.character_type in CHARACTER_TYPES:
                 m.summary += f" · {m.type_label}"
-            m.stats = [("Move", f'{RABBLE_MOVE}"'), ("Actions", str(RABBLE_ACTIONS)), ("SK", DASH)]
+            m.stats = [
+                (_("Move"), f'{RABBLE_MOVE}"'),
+                (_("Actions"), str(RABBLE_ACTIONS)),
+                ("SK", DASH),
+            ]
             m.notes.append(
-                "Moves after all characters; rolls 1D10 with no SK; doesn't track ammunition."
+                _("Moves after all characters; rolls 1D10 with no SK; doesn't track ammunition.")
             )
         else:
             m.cost = 0  # not a figure the book knows: it counts for nothing
-            m.summary = f"Unknown figure ({m.figure_raw or 'none'})"
+            m.summary = _("Unknown figure ({value})").format(value=m.figure_raw or _("none"))
         for w in m.weapons:
-            m.notes.append(f"Weapon: {w.line}" + (" (not in the book)" if not w.known else ""))
+            note = _("Weapon: {weapon}") if w.known else _("Weapon: {weapon} (not in the book)")
+            m.notes.append(note.format(weapon=w.line))
 
     def _gang(self, members: list[MemberReport]) -> dict[str, Any]:
         characters = [m for m in members if m.figure == "character"]
@@ -1014,21 +1155,25 @@ class Gunfight:
                 figures.append(
                     {
                         "member": m.key,
-                        "name": f"{m.name or 'Character'}'s sidekick",
+                        "name": _("{name}'s sidekick").format(name=m.name or _("Character")),
                         "figure": "sidekick",
                         "count": 1,
                         "stats": [(LABELS[c], str(TROOPER_PROFILE[c])) for c in CHARACTERISTICS]
-                        + [("Move", f'{TROOPER_PROFILE["ag"]}"'), ("Actions", "2")],
+                        + [(_("Move"), f'{TROOPER_PROFILE["ag"]}"'), (_("Actions"), "2")],
                     }
                 )
-        facts = [("Characters", str(len(characters)))]
+        facts = [(_("Characters"), str(len(characters)))]
         facts += [(EXPERIENCE[e]["name"] + "s", str(n)) for e, n in by_experience.items() if n]
         if sidekicks:
-            facts.append(("Loyal sidekicks", str(sidekicks)))
-        facts += [("Troopers", str(troopers)), ("Rabble", str(rabble)), ("Figures", str(total))]
+            facts.append((_("Loyal sidekicks"), str(sidekicks)))
+        facts += [
+            (_("Troopers"), str(troopers)),
+            (_("Rabble"), str(rabble)),
+            (_("Figures"), str(total)),
+        ]
         if leaders:
-            names = [m.name or "(no name)" for m in characters if m.key in leaders]
-            facts.append(("Leaders (can rally)", ", ".join(names)))
+            names = [m.name or _("(no name)") for m in characters if m.key in leaders]
+            facts.append((_("Leaders (can rally)"), ", ".join(names)))
         return {
             "characters": len(characters),
             "by_experience": by_experience,
@@ -1066,7 +1211,7 @@ class Gunfight:
         raw = _raw_member_data(roster)
         members = _printed(report)
         return {
-            "stat_labels": [LABELS[c] for c in CHARACTERISTICS] + ["Move", "Actions"],
+            "stat_labels": [LABELS[c] for c in CHARACTERISTICS] + [_("Move"), _("Actions")],
             "characters": [
                 _sheet_character(m, raw.get(m.key, {})) for m in members if m.figure == "character"
             ],
@@ -1123,9 +1268,9 @@ class Gunfight:
                 )
             )
         if sidekick:
-            basics.append(Entry("Sidekick", _sidekick_text("its character")))
+            basics.append(Entry(_("Sidekick"), _sidekick_text(_("its character"))))
         if "rabble" in figures:
-            basics.append(Entry("Rabble", FIGURE_TEXT["rabble"]))
+            basics.append(Entry(_("Rabble"), FIGURE_TEXT["rabble"]))
 
         injuries: list[Entry] = []
         if "character" in figures:
@@ -1137,26 +1282,31 @@ class Gunfight:
         for w in weapons:
             ranges = _weapon_range_text(w)
             if w.weapon is None:
-                shots = "" if w.shots is None else f" {_plural(w.shots, 'shot')}."
-                text = f"Not in the book's weapon list: as entered.{shots}"
+                text = _("Not in the book's weapon list: as entered.")
+                if w.shots is not None:
+                    text = ngettext(
+                        "Not in the book's weapon list: as entered. {count} shot.",
+                        "Not in the book's weapon list: as entered. {count} shots.",
+                        w.shots,
+                    ).format(count=w.shots)
             else:
                 text = w.weapon["text"]
             weapon_entries.append(Entry(w.name, f"{ranges} {text}" if ranges else text))
         if any(w.weapon and w.weapon["kind"] == "ranged" for w in weapons):
-            weapon_entries.insert(0, Entry("Ranges", RANGES_TEXT))
+            weapon_entries.insert(0, Entry(_("Ranges"), RANGES_TEXT))
 
         rule_ids = _rules_used(abilities, weapons)
         sections = [
-            Section("Figures", dedupe_entries(basics)),
-            Section("Injuries and routing", dedupe_entries(injuries)),
+            Section(_("Figures"), dedupe_entries(basics)),
+            Section(_("Injuries and routing"), dedupe_entries(injuries)),
             Section(
-                "Special abilities",
+                _("Special abilities"),
                 dedupe_entries(
                     Entry(ABILITIES[a]["name"], ABILITIES[a]["text"]) for a in abilities
                 ),
             ),
-            Section("Weapons", dedupe_entries(weapon_entries)),
-            Section("Rules", dedupe_entries(_rule_entry(r) for r in rule_ids)),
+            Section(_("Weapons"), dedupe_entries(weapon_entries)),
+            Section(_("Rules"), dedupe_entries(_rule_entry(r) for r in rule_ids)),
         ]
         return [s for s in sections if s.entries]
 
@@ -1179,7 +1329,7 @@ def _rolled_note(m: MemberReport) -> str:
     """The dice of a rolled character, for its card: 'Rolled: BD 3+4, ...; D20 7 Leader'."""
     parsed = _parse_rolls(m.rolls)
     if parsed is None:
-        return "Rolled (the recorded dice can't be read)."
+        return _("Rolled (the recorded dice can't be read).")
     d6, d20 = parsed
     parts = [f"{LABELS[c]} {die}+{ROLL_ADD}" for c, die in zip(CHARACTERISTICS, d6, strict=False)]
     table = table_for(m.character_type)
@@ -1190,11 +1340,15 @@ def _rolled_note(m: MemberReport) -> str:
             continue
         ability = table_result(table, die)
         if ability in got:
-            parts.append(f"D20 {die} {ABILITIES[ability]['name']} (repeat, re-rolled)")
+            parts.append(
+                _("D20 {die} {ability} (repeat, re-rolled)").format(
+                    die=die, ability=ABILITIES[ability]["name"]
+                )
+            )
         else:
             got.append(ability)
             parts.append(f"D20 {die} {ABILITIES[ability]['name']}")
-    return "Rolled: " + ", ".join(parts) + "."
+    return _("Rolled: {dice}.").format(dice=", ".join(parts))
 
 
 def _mapping(value: Any) -> Mapping[str, Any]:
@@ -1274,19 +1428,23 @@ def _raw_member_data(roster: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
 
 
 def _unnamed(m: MemberReport) -> str:
-    return {"character": "Unnamed character", "trooper": "Troopers", "rabble": "Rabble"}.get(
-        m.figure, "Unknown figure"
-    )
+    if m.figure == "character":
+        return _("Unnamed character")
+    if m.figure == "trooper":
+        return _("Troopers")
+    if m.figure == "rabble":
+        return _("Rabble")
+    return _("Unknown figure")
 
 
 def _kind(m: MemberReport) -> str:
     if m.figure == "character":
-        parts = ["Character", m.type_label or "no type", m.experience_label or "?"]
+        parts = [_("Character"), m.type_label or _("no type"), m.experience_label or "?"]
         if "leader" in m.abilities:
-            parts.append("Leader")
+            parts.append(_("Leader"))
         return " · ".join(parts)
     if m.figure in ("trooper", "rabble"):
-        parts = [FIGURE_LABELS[m.figure]]
+        parts = [_(FIGURE_LABELS[m.figure])]
         if m.character_type in CHARACTER_TYPES:
             parts.append(m.type_label)
         return " · ".join(parts)
@@ -1310,32 +1468,35 @@ def _figures(m: MemberReport) -> int:
 def _tracks(m: MemberReport) -> list[Track]:
     if m.figure == "character":
         tracks = [
-            Track("BD", m.final["bd"], "0: dead"),
-            Track("WP", m.final["wp"], "0: routed"),
+            Track("BD", m.final["bd"], _("0: dead")),
+            Track("WP", m.final["wp"], _("0: routed")),
         ]
         if m.sidekick:
-            tracks.append(Track("Sidekick", 1, "wound or mortal: out"))
+            tracks.append(Track(_("Sidekick"), 1, _("wound or mortal: out")))
         return tracks
     if m.figure in ("trooper", "rabble"):
-        more = f" (first {MAX_FIGURE_BOXES} of {m.count})" if m.count > MAX_FIGURE_BOXES else ""
+        routed, out = _("any hit but a miss"), _("wound or mortal")
+        if m.count > MAX_FIGURE_BOXES:
+            more = _("{note} (first {shown} of {count})")
+            routed = more.format(note=routed, shown=MAX_FIGURE_BOXES, count=m.count)
+            out = more.format(note=out, shown=MAX_FIGURE_BOXES, count=m.count)
         return [
-            Track("Routed", _figures(m), "any hit but a miss" + more),
-            Track("Out", _figures(m), "wound or mortal" + more),
+            Track(_("Routed"), _figures(m), routed),
+            Track(_("Out"), _figures(m), out),
         ]
     return []
 
 
 def _sidekick_text(owner: str, *, short: bool = False) -> str:
     """The follower of Loyal Sidekick; ``short`` leaves out what the ability's text says."""
-    text = (
-        f"1 more figure: {_profile(TROOPER_PROFILE)}, {TROOPER_ACTIONS} actions a turn, moves "
-        f'{TROOPER_PROFILE["ag"]}", no special abilities.'
-    )
+    text = _(
+        '1 more figure: {profile}, {actions} actions a turn, moves {move}", no special abilities.'
+    ).format(profile=_profile(TROOPER_PROFILE), actions=TROOPER_ACTIONS, move=TROOPER_PROFILE["ag"])
     if short:
         return text
-    return (
-        f"{text} It never routs until {owner} routs; a wound incapacitates it, a mortal kills it."
-    )
+    return _(
+        "{text} It never routs until {owner} routs; a wound incapacitates it, a mortal kills it."
+    ).format(text=text, owner=owner)
 
 
 def _rule_entry(rule_id: str) -> Entry:
@@ -1356,7 +1517,7 @@ def _rules_used(abilities: list[str], weapons: list[WeaponReport]) -> list[str]:
 def _weapon_range(m: MemberReport, w: WeaponReport) -> str:
     kind = w.weapon["kind"] if w.weapon else "ranged"
     if kind == "close_combat":
-        return 'hit within 1"'
+        return _('hit within 1"')
     if kind == "thrown":
         bd = m.final.get("bd") if m.figure in ("character", "trooper") else None
         return f'2 {TIMES} BD ({2 * bd}")' if bd else f"2 {TIMES} BD"
@@ -1368,25 +1529,39 @@ def _weapon_range(m: MemberReport, w: WeaponReport) -> str:
 def _weapon_range_text(w: WeaponReport) -> str:
     if w.point_blank is None and w.normal is None and w.long is None:
         return ""
-    return f"Point blank {_range(w.point_blank)}, normal {_range(w.normal)}, long {_range(w.long)}."
+    return _("Point blank {point_blank}, normal {normal}, long {long}.").format(
+        point_blank=_range(w.point_blank), normal=_range(w.normal), long=_range(w.long)
+    )
 
 
 def _weapon_note(m: MemberReport, w: WeaponReport, raw: Any) -> str:
     parts: list[str] = []
     if w.weapon is None:
-        parts.append("not in the book: as entered")
+        parts.append(_("not in the book: as entered"))
         if w.shots is not None:
-            parts.append(_plural(w.shots, "shot"))
+            parts.append(ngettext("{count} shot", "{count} shots", w.shots).format(count=w.shots))
     elif w.shots:
         reload = w.weapon["reload_actions"] or 1
         if w.weapon["id"] == "pistol" and "quick_draw" in m.abilities:
             reload = 1
         if m.figure == "rabble":
-            parts.append("rabble keep no count of ammunition")
+            parts.append(_("rabble keep no count of ammunition"))
         elif w.shots == 1:
-            parts.append(f"reload after every shot ({_plural(reload, 'action')})")
+            parts.append(
+                ngettext(
+                    "reload after every shot ({count} action)",
+                    "reload after every shot ({count} actions)",
+                    reload,
+                ).format(count=reload)
+            )
         else:
-            parts.append(f"{w.shots} shots, reload {_plural(reload, 'action')}")
+            parts.append(
+                ngettext(
+                    "{shots} shots, reload {count} action",
+                    "{shots} shots, reload {count} actions",
+                    reload,
+                ).format(shots=w.shots, count=reload)
+            )
     notes = raw.get("notes") if isinstance(raw, Mapping) else None
     if isinstance(notes, str) and notes.strip():
         parts.append(notes.strip())
@@ -1405,32 +1580,43 @@ def _card_weapons(m: MemberReport, data: Mapping[str, Any]) -> list[Weapon]:
 
 def _vital_info(m: MemberReport, gang_name: str) -> list[Entry]:
     """Who the figure is ("Veteran Lawman of <side>"), its limits, its sidekick."""
-    of_gang = f" of {gang_name}" if gang_name else ""
     if m.figure == "character":
-        what = " ".join(x for x in (m.experience_label, m.type_label) if x) or "Character"
-        entries = [Entry("Character", f"{what}{of_gang}.")]
-        clamped = [
-            f"{LABELS[c]} {m.final[c]} ({m.modified[c]} before the {CHAR_MIN}{DASH}{CHAR_MAX} "
-            "limit)"
-            for c in CHARACTERISTICS
-            if m.modified[c] != m.final[c]
-        ]
+        what = " ".join(x for x in (m.experience_label, m.type_label) if x) or _("Character")
+        who = _("{what} of {side}.").format(what=what, side=gang_name) if gang_name else f"{what}."
+        entries = [Entry(_("Character"), who)]
+        clamped = [_clamped_note(m, c) for c in CHARACTERISTICS if m.modified[c] != m.final[c]]
         if clamped:
-            entries.append(Entry(f"{CHAR_MIN}{DASH}{CHAR_MAX} limit", "; ".join(clamped) + "."))
+            limit = _("{limits} limit").format(limits=f"{CHAR_MIN}{DASH}{CHAR_MAX}")
+            entries.append(Entry(limit, "; ".join(clamped) + "."))
         if m.sidekick:
-            entries.append(Entry("Sidekick", _sidekick_text("", short=True)))
+            entries.append(Entry(_("Sidekick"), _sidekick_text("", short=True)))
         return entries
     if m.figure in ("trooper", "rabble"):
-        who = f" ({m.type_label})" if m.character_type in CHARACTER_TYPES else ""
-        what = _plural(m.count, "figure") if m.count >= 1 else "Figures"
-        text = f"{what}{who}{of_gang}. {FIGURE_TEXT[m.figure]}"
+        what = (
+            ngettext("{count} figure", "{count} figures", m.count).format(count=m.count)
+            if m.count >= 1
+            else _("Figures")
+        )
+        if m.character_type in CHARACTER_TYPES:
+            what = f"{what} ({m.type_label})"
+        what = _("{what} of {side}.").format(what=what, side=gang_name) if gang_name else f"{what}."
+        text = f"{what} {FIGURE_TEXT[m.figure]}"
         if m.figure == "rabble":
-            text += (
-                " They roll 1D10 alone to shoot or hit, and shots and hits against rabble are "
+            text += " " + _(
+                "They roll 1D10 alone to shoot or hit, and shots and hits against rabble are "
                 "one level better."
             )
-        return [Entry(FIGURE_LABELS[m.figure], text)]
-    return [Entry("Unknown figure", "Not a Character, Trooper or Rabble: see the notes.")]
+        return [Entry(_(FIGURE_LABELS[m.figure]), text)]
+    return [Entry(_("Unknown figure"), _("Not a Character, Trooper or Rabble: see the notes."))]
+
+
+def _clamped_note(m: MemberReport, c: str) -> str:
+    return _("{characteristic} {value} ({before} before the {limits} limit)").format(
+        characteristic=LABELS[c],
+        value=m.final[c],
+        before=m.modified[c],
+        limits=f"{CHAR_MIN}{DASH}{CHAR_MAX}",
+    )
 
 
 def _table_notes(m: MemberReport) -> list[str]:
@@ -1440,15 +1626,25 @@ def _table_notes(m: MemberReport) -> list[str]:
     if m.figure == "rabble":
         for wid in dict.fromkeys(ids):
             if wid in RABBLE_WORSE:
-                notes.append(f"Rabble shooting {RABBLE_WORSE[wid]} are one level worse.")
+                notes.append(
+                    _("Rabble shooting {weapon} are one level worse.").format(
+                        weapon=RABBLE_WORSE[wid]
+                    )
+                )
     if m.figure == "character" and ids.count("pistol") >= 2:
         if "ambidextrous" in m.abilities:
             notes.append(
-                "Two pistols: firing both is one level worse (Ambidextrous: no off-hand penalty)."
+                _(
+                    "Two pistols: firing both is one level worse (Ambidextrous: no off-hand "
+                    "penalty)."
+                )
             )
         else:
             notes.append(
-                "Two pistols: firing both is one level worse, and so is shooting with the off hand."
+                _(
+                    "Two pistols: firing both is one level worse, and so is shooting with the "
+                    "off hand."
+                )
             )
     return notes
 
@@ -1457,24 +1653,26 @@ def _card(m: MemberReport, report: Report, data: Mapping[str, Any], gang_name: s
     known = [w for w in m.weapons if w.weapon is not None]
     traits = [Entry(w.name, w.weapon["text"]) for w in known]
     if any(w.weapon["kind"] == "ranged" for w in known):
-        traits.insert(0, Entry("Ranges", RANGES_TEXT))
+        traits.insert(0, Entry(_("Ranges"), RANGES_TEXT))
     sections = [
-        Section("Vital info", tuple(_vital_info(m, gang_name))),
+        Section(_("Vital info"), tuple(_vital_info(m, gang_name))),
         Section.of(
-            "Special abilities", ((ABILITIES[a]["name"], ABILITIES[a]["text"]) for a in m.abilities)
+            _("Special abilities"),
+            ((ABILITIES[a]["name"], ABILITIES[a]["text"]) for a in m.abilities),
         ),
-        Section("Weapon traits", dedupe_entries(traits)),
-        Section("Rules", tuple(_rule_entry(r) for r in _rules_used(m.abilities, m.weapons))),
+        Section(_("Weapon traits"), dedupe_entries(traits)),
+        Section(_("Rules"), tuple(_rule_entry(r) for r in _rules_used(m.abilities, m.weapons))),
     ]
+    actions = _("Actions")  # the stat line's label for actions, as _describe wrote it
     return Card(
         key=m.key,
         name=m.name or _unnamed(m),
         kind=_kind(m),
         mark=_mark(m),
-        stats=[Stat(str(label), str(value)) for label, value in m.stats if label != "Actions"],
+        stats=[Stat(str(label), str(value)) for label, value in m.stats if label != actions],
         tracks=_tracks(m),
-        facts=[Stat(str(label), str(value)) for label, value in m.stats if label == "Actions"]
-        + [Stat("Figures", str(m.cost))],
+        facts=[Stat(str(label), str(value)) for label, value in m.stats if label == actions]
+        + [Stat(_("Figures"), str(m.cost))],
         weapons=_card_weapons(m, data),
         sections=[s for s in sections if s.entries],
         play_notes=play_notes(
@@ -1490,27 +1688,23 @@ def _sheet_weapons(m: MemberReport, data: Mapping[str, Any]) -> list[dict[str, s
 
 
 def _sheet_character(m: MemberReport, data: Mapping[str, Any]) -> dict[str, Any]:
-    notes = [
-        f"{LABELS[c]} {m.final[c]} ({m.modified[c]} before the {CHAR_MIN}{DASH}{CHAR_MAX} limit)"
-        for c in CHARACTERISTICS
-        if m.modified[c] != m.final[c]
-    ]
+    notes = [_clamped_note(m, c) for c in CHARACTERISTICS if m.modified[c] != m.final[c]]
     if m.source == "rolled" and m.rolls:
         notes.append(_rolled_note(m))
     sidekick = None
     if m.sidekick:
         sidekick = {
-            "name": f"{m.name or 'Character'}'s sidekick",
+            "name": _("{name}'s sidekick").format(name=m.name or _("Character")),
             "stats": [str(TROOPER_PROFILE[c]) for c in CHARACTERISTICS]
             + [f'{TROOPER_PROFILE["ag"]}"', str(TROOPER_ACTIONS)],
-            "text": _sidekick_text(m.name or "the character"),
+            "text": _sidekick_text(m.name or _("the character")),
         }
     return {
         "key": m.key,
         "position": m.position,
         "name": m.name or _unnamed(m),
         "kind": _kind(m),
-        "stats": [str(value) for _, value in m.stats],
+        "stats": [str(value) for _label, value in m.stats],
         "abilities": [{"name": a["name"], "text": a["text"]} for a in m.ability_rows],
         "weapons": _sheet_weapons(m, data),
         "notes": notes,

@@ -69,11 +69,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules import i18n
 from rules.base import Finding, Report, RuleDoc, Severity, load_content, member_keys
 from rules.base import as_int as _int
 from rules.base import as_str as _str
 from rules.dice import Dice
 from rules.printing import Card, Entry, Section, Stat, Track, Weapon, dedupe_entries, play_notes
+
+_ = i18n.gettext
+ngettext = i18n.ngettext
 
 ERROR = Severity.ERROR
 WARNING = Severity.WARNING
@@ -86,6 +90,13 @@ MIN_OUTLAWS: int = CONTENT["min_outlaws"]
 MAX_OUTLAWS: int = CONTENT["max_outlaws"]
 GENDERS: dict[str, str] = CONTENT["genders"]
 HANDS: dict[str, str] = CONTENT["hands"]
+# Plain words, not the book's terms: translated where shown (tests hold them to the data).
+_CHOICE_WORDS = (
+    i18n.gettext_noop("Male"),
+    i18n.gettext_noop("Female"),
+    i18n.gettext_noop("Left-handed"),
+    i18n.gettext_noop("Right-handed"),
+)
 SOURCES = ("rolled", "entered")
 
 
@@ -423,13 +434,11 @@ def _shown(value: Any) -> str:
     return f"'{text[:40]}'"
 
 
-def _plural(n: int, word: str, plural: str | None = None) -> str:
-    return f"{n} {word if n == 1 else (plural or word + 's')}"
-
-
 def _list_and(items: list[str]) -> str:
     """'a', 'a and b', 'a, b and c'."""
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    if len(items) == 1:
+        return items[0]
+    return _("{items} and {last}").format(items=", ".join(items[:-1]), last=items[-1])
 
 
 def _choice_id(value: Any, prefix: str) -> str:
@@ -608,7 +617,7 @@ class MemberReport:
     @property
     def display_name(self) -> str:
         # By its place in the roster, never by its key (in the app, a database id).
-        return self.name or f"Outlaw {self.position}"
+        return self.name or _("Outlaw {position}").format(position=self.position)
 
     @property
     def tier_cost(self) -> int:
@@ -679,18 +688,18 @@ class MemberReport:
 
     @property
     def summary(self) -> str:
-        parts = ["Leader"] if self.leader else []
-        parts.append(GENDERS.get(self.gender, "Gender?"))
-        parts.append(HANDS.get(self.hand, "Hand?"))
+        parts = [_("Leader")] if self.leader else []
+        parts.append(_(GENDERS[self.gender]) if self.gender in GENDERS else _("Gender?"))
+        parts.append(_(HANDS[self.hand]) if self.hand in HANDS else _("Hand?"))
         if self.tuwa:
             parts.append("Tuwa")
-        parts.append(f"{self.cost} CCP")
+        parts.append(_("{cost} CCP").format(cost=self.cost))
         return " · ".join(parts)
 
     @property
     def stats(self) -> list[tuple[str, str]]:
         return [
-            ("Actions" if row == "toughness" else ROWS[row].label, t.value if t else "?")
+            (_("Actions") if row == "toughness" else ROWS[row].label, t.value if t else "?")
             for row, t in self.tiers.items()
         ]
 
@@ -700,42 +709,76 @@ class MemberReport:
         names = []
         for row, t in self.tiers.items():
             label = ROWS[row].label
-            names.append(f"{label} {t.name} ({t.cost} CCP)" if t else f"{label} ?")
-        notes.append("Tiers: " + "; ".join(names))
-        labelled = [("Special skill", self.special_skill)]
-        labelled += [(f"Extra special skill {s['number']}", s) for s in self.extra_skills]
-        for label, skill in labelled:
+            names.append(
+                _("{row} {tier} ({cost} CCP)").format(row=label, tier=t.name, cost=t.cost)
+                if t
+                else f"{label} ?"
+            )
+        notes.append(_("Tiers: {tiers}").format(tiers="; ".join(names)))
+        for skill in (self.special_skill, *self.extra_skills):
             if skill and skill.get("name"):
-                how = (
-                    f"rolled {skill['roll']}"
-                    if skill["source"] == "rolled"
-                    else f"roll {skill['roll']} entered by hand, not rolled here"
-                )
+                extra = "number" in skill
+                if skill["source"] == "rolled" and extra:
+                    note = _(
+                        "Extra special skill {number} {skill} (Table {table}, {cost} CCP, "
+                        "rolled {roll}): {effect}"
+                    )
+                elif skill["source"] == "rolled":
+                    note = _(
+                        "Special skill {skill} (Table {table}, {cost} CCP, rolled {roll}): {effect}"
+                    )
+                elif extra:
+                    note = _(
+                        "Extra special skill {number} {skill} (Table {table}, {cost} CCP, roll "
+                        "{roll} entered by hand, not rolled here): {effect}"
+                    )
+                else:
+                    note = _(
+                        "Special skill {skill} (Table {table}, {cost} CCP, roll {roll} entered "
+                        "by hand, not rolled here): {effect}"
+                    )
                 notes.append(
-                    f"{label} {skill['name']} (Table {skill['table']}, {skill['cost']} CCP, "
-                    f"{how}): {skill['effect']}"
+                    note.format(
+                        number=skill.get("number"),
+                        skill=skill["name"],
+                        table=skill["table"],
+                        cost=skill["cost"],
+                        roll=skill["roll"],
+                        effect=skill["effect"],
+                    )
                 )
         if self.owned is not None:
-            owned = ", ".join(self.equipment) or "nothing"
-            notes.append(f"Equipment (campaign): {owned}; cash ${self.cash}")
+            owned = ", ".join(self.equipment) or _("nothing")
+            notes.append(
+                _("Equipment (campaign): {equipment}; cash ${cash}").format(
+                    equipment=owned, cash=self.cash
+                )
+            )
         elif self.pack:
-            notes.append(f"{self.pack['label']}: {', '.join(self.equipment)}; cash ${self.cash}")
+            notes.append(
+                _("{pack}: {equipment}; cash ${cash}").format(
+                    pack=self.pack["label"], equipment=", ".join(self.equipment), cash=self.cash
+                )
+            )
         if self.saved_ccp is not None:
-            notes.append(f"Saved CCP: {self.saved_ccp}")
+            notes.append(_("Saved CCP: {ccp}").format(ccp=self.saved_ccp))
         if self.ccp_spent is not None:
             notes.append(
-                f"CCP spent in the campaign: {self.ccp_spent} ({self.creation_cost} CCP at "
-                f"creation, {self.full_cost} in all)"
+                _(
+                    "CCP spent in the campaign: {spent} ({creation} CCP at creation, {full} in all)"
+                ).format(spent=self.ccp_spent, creation=self.creation_cost, full=self.full_cost)
             )
         if self.drunk:
-            notes.append(f"Drunk: {CONTENT['drunk']['text']}")
+            notes.append(_("Drunk: {text}").format(text=CONTENT["drunk"]["text"]))
         if self.tuwa:
             tuwa = CONTENT["tuwa"]
             abilities = " ".join(f"{a['name']}: {a['text']}" for a in tuwa["brave"]["abilities"])
-            notes.append(f"Brave (Tuwa): {abilities}")
+            notes.append(_("Brave (Tuwa): {abilities}").format(abilities=abilities))
             weapons = ", ".join(w["name"] for w in tuwa["weapons"])
             notes.append(
-                f"Tuwa weapons: {weapons}; the Tuwa favour the {tuwa['favoured']['name']}."
+                _("Tuwa weapons: {weapons}; the Tuwa favour the {favoured}.").format(
+                    weapons=weapons, favoured=tuwa["favoured"]["name"]
+                )
             )
         return notes
 
@@ -747,8 +790,8 @@ class Rivals:
     id = "rivals"
     name = "Outlaws: Rivals \u2013 Gangs of the Old West"
     short_name = "Outlaws: Rivals"
-    total_label = "CCP"
     seed = SEED
+    book_languages = ("en",)  # no French edition: its texts stay English, marked so
     rules = RULES
     content = CONTENT
     rows = ROWS
@@ -789,6 +832,10 @@ class Rivals:
             "pack": pack,
             "leader": leader,
         }
+
+    @property
+    def total_label(self) -> str:
+        return _("CCP")
 
     @staticmethod
     def suggested_gang_name(leader_name: str) -> str:
@@ -841,12 +888,20 @@ class Rivals:
                 "cash": sum(m.cash for m in members),
                 "member_list": members,
                 "facts": [
-                    ("Outlaws", f"{len(members)} ({MIN_OUTLAWS} to {MAX_OUTLAWS})"),
-                    ("CCP spent", f"{spent} of {CCP_BUDGET}"),
-                    ("CCP left (lost)", str(left)),
-                    ("Leader", (leader.display_name if leader else "none")),
-                    ("Suggested name", suggested or "(choose a named leader)"),
-                    ("Cash", f"${sum(m.cash for m in members)}"),
+                    (
+                        _("Outlaws"),
+                        _("{count} ({least} to {most})").format(
+                            count=len(members), least=MIN_OUTLAWS, most=MAX_OUTLAWS
+                        ),
+                    ),
+                    (
+                        _("CCP spent"),
+                        _("{spent} of {budget}").format(spent=spent, budget=CCP_BUDGET),
+                    ),
+                    (_("CCP left (lost)"), str(left)),
+                    (_("Leader"), (leader.display_name if leader else _("none"))),
+                    (_("Suggested name"), suggested or _("(choose a named leader)")),
+                    (_("Cash"), f"${sum(m.cash for m in members)}"),
                 ],
             },
         )
@@ -865,28 +920,37 @@ class Rivals:
         if not m.name:
             add(
                 "rivals.outlaw_unnamed",
-                f"The outlaw at place {position} in the roster has no name: give them one "
-                "for the Wanted Poster.",
+                _(
+                    "The outlaw at place {position} in the roster has no name: give them one "
+                    "for the Wanted Poster."
+                ).format(position=position),
             )
 
-        def choice(field: str, choices: Any, what: str, not_one: str, options: str) -> str:
+        def choice(field: str, choices: Any, missing: str, unknown: str) -> str:
             """The field's value if it is one of ``choices``; else a finding and ""."""
             raw_value = data.get(field)
             value = _str(raw_value).lower()
             if value in choices:
                 return value
             if raw_value is None or (value == "" and isinstance(raw_value, str)):
-                add(f"rivals.no_{field}", f"{who} has no {what}: choose {options}.")
+                add(f"rivals.no_{field}", missing.format(name=who))
             else:
-                add(
-                    f"rivals.unknown_{field}",
-                    f"{_shown(raw_value)} is not {not_one}: choose {options}.",
-                )
+                add(f"rivals.unknown_{field}", unknown.format(value=_shown(raw_value)))
             return ""
 
         # Gender and handedness
-        m.gender = choice("gender", GENDERS, "gender", "a gender the book offers", "male or female")
-        m.hand = choice("hand", HANDS, "handedness", "a handedness", "left or right")
+        m.gender = choice(
+            "gender",
+            GENDERS,
+            _("{name} has no gender: choose male or female."),
+            _("{value} is not a gender the book offers: choose male or female."),
+        )
+        m.hand = choice(
+            "hand",
+            HANDS,
+            _("{name} has no handedness: choose left or right."),
+            _("{value} is not a handedness: choose left or right."),
+        )
 
         # Steps 1-6: one tier per row
         tiers = data.get("tiers")
@@ -901,12 +965,16 @@ class Rivals:
             if value is None:
                 add(
                     "rivals.tier_missing",
-                    f"{who} has no {row.label} tier: pick one of {row.choices}.",
+                    _("{name} has no {row} tier: pick one of {choices}.").format(
+                        name=who, row=row.label, choices=row.choices
+                    ),
                 )
             else:
                 add(
                     "rivals.unknown_tier",
-                    f"{_shown(value)} is not a {row.label} tier: pick one of {row.choices}.",
+                    _("{value} is not a {row} tier: pick one of {choices}.").format(
+                        value=_shown(value), row=row.label, choices=row.choices
+                    ),
                 )
 
         # Step 7: special skill
@@ -922,12 +990,16 @@ class Rivals:
         elif raw_pack is None or (pack_id == "" and isinstance(raw_pack, str)):
             add(
                 "rivals.no_pack",
-                f"{who} has no equipment pack: choose one of {_pack_menu()} (packs are free).",
+                _("{name} has no equipment pack: choose one of {packs} (packs are free).").format(
+                    name=who, packs=_pack_menu()
+                ),
             )
         else:
             add(
                 "rivals.unknown_pack",
-                f"{_shown(raw_pack)} is not an equipment pack: choose one of {_pack_menu()}.",
+                _("{value} is not an equipment pack: choose one of {packs}.").format(
+                    value=_shown(raw_pack), packs=_pack_menu()
+                ),
             )
 
         m.leader = data.get("leader") is True
@@ -937,10 +1009,13 @@ class Rivals:
         if used:
             add(
                 "rivals.optional_rule",
-                f"{who} uses the optional rule{'s' if len(used) > 1 else ''} "
-                f"{' and '.join(used)} (Outlaws optional rules, not Rivals): agree "
-                f"{'them' if len(used) > 1 else 'it'} with your opponent, or clear "
-                f"{'them' if len(used) > 1 else 'it'}.",
+                ngettext(
+                    "{name} uses the optional rule {rules} (Outlaws optional rules, not "
+                    "Rivals): agree it with your opponent, or clear it.",
+                    "{name} uses the optional rules {rules} (Outlaws optional rules, not "
+                    "Rivals): agree them with your opponent, or clear them.",
+                    len(used),
+                ).format(name=who, rules=_list_and(used)),
             )
 
         self._campaign(m, data, add)
@@ -976,27 +1051,62 @@ class Rivals:
             paid = m.ccp_spent or 0
             if paid < needed:
                 names = _list_and(
-                    [f"{s.get('name') or 'a bad roll'} on Table {s['table']}" for s in tables]
+                    [
+                        _("{skill} on Table {table}").format(
+                            skill=s.get("name") or _("a bad roll"), table=s["table"]
+                        )
+                        for s in tables
+                    ]
                 )
-                more = len(tables) > 2
                 add(
                     "rivals.too_many_skill_tables",
-                    f"{m.display_name} has {len(tables)} special skills ({names}), but an "
-                    "outlaw rolls on a single table at creation: the "
-                    f"other{'s' if more else ''} must be bought with CCP earned in the "
-                    f"campaign, {needed} CCP, and {paid} {'is' if paid == 1 else 'are'} "
-                    f"recorded as spent in the campaign. Remove the extra special "
-                    f"skill{'s' if more else ''}, or record the CCP spent in the campaign "
-                    f"(at least {needed}).",
+                    ngettext(
+                        "{name} has {count} special skills ({names}), but an outlaw rolls on "
+                        "a single table at creation: the other must be bought with CCP earned "
+                        "in the campaign, {needed} CCP, and {recorded}. Remove the extra "
+                        "special skill, or record the CCP spent in the campaign (at least "
+                        "{needed}).",
+                        "{name} has {count} special skills ({names}), but an outlaw rolls on "
+                        "a single table at creation: the others must be bought with CCP earned "
+                        "in the campaign, {needed} CCP, and {recorded}. Remove the extra "
+                        "special skills, or record the CCP spent in the campaign (at least "
+                        "{needed}).",
+                        len(tables) - 1,
+                    ).format(
+                        name=m.display_name,
+                        count=len(tables),
+                        names=names,
+                        needed=needed,
+                        recorded=ngettext(
+                            "{count} is recorded as spent in the campaign",
+                            "{count} are recorded as spent in the campaign",
+                            paid,
+                        ).format(count=paid),
+                    ),
                 )
 
         if m.ccp_spent is not None and m.ccp_spent > m.full_cost:
+            if m.gender == "male":
+                message = _(
+                    "{name} has {spent} CCP spent in the campaign, but his tiers and special "
+                    "skills cost {full} CCP in all: lower the CCP spent in the campaign to "
+                    "{full} or less, or record the higher tiers and extra skills they bought."
+                )
+            elif m.gender == "female":
+                message = _(
+                    "{name} has {spent} CCP spent in the campaign, but her tiers and special "
+                    "skills cost {full} CCP in all: lower the CCP spent in the campaign to "
+                    "{full} or less, or record the higher tiers and extra skills they bought."
+                )
+            else:
+                message = _(
+                    "{name} has {spent} CCP spent in the campaign, but their tiers and special "
+                    "skills cost {full} CCP in all: lower the CCP spent in the campaign to "
+                    "{full} or less, or record the higher tiers and extra skills they bought."
+                )
             add(
                 "rivals.ccp_spent_too_high",
-                f"{m.display_name} has {m.ccp_spent} CCP spent in the campaign, but "
-                f"{_pronoun(m, possessive=True)} tiers and special skills cost {m.full_cost} "
-                f"CCP in all: lower the CCP spent in the campaign to {m.full_cost} or less, "
-                "or record the higher tiers and extra skills they bought.",
+                message.format(name=m.display_name, spent=m.ccp_spent, full=m.full_cost),
             )
 
     def _special_skill(
@@ -1005,42 +1115,60 @@ class Rivals:
         """The special skill (``number`` None) or extra special skill ``number`` as a
         record with its table's cost; findings for what is wrong with it."""
         who = m.display_name
-        what = "special skill" if number is None else f"extra special skill {number}"
-        lead = "" if number is None else f"{who}'s {what}: "
-        remove = "the special skill" if number is None else "it"
+        extra = number is not None
+        figures = {"name": who, "number": number, "tables": _TABLE_LIST}
         if raw is None:
-            if number is not None:
+            if extra:
                 add(
                     "rivals.unknown_skill_table",
-                    f"{lead}it is empty: record the table ({_TABLE_LIST}) and the 1D6 "
-                    "rolled on it, or remove it.",
+                    _(
+                        "{name}'s extra special skill {number}: it is empty: record the table "
+                        "({tables}) and the 1D6 rolled on it, or remove it."
+                    ).format(**figures),
                 )
             return None
         if not isinstance(raw, Mapping):
-            add(
-                "rivals.unknown_skill_table",
-                f"{who}'s {what} {_shown(raw)} is not a table and a roll: record the "
-                f"table ({_TABLE_LIST}) and the 1D6 rolled on it, or remove {remove}.",
-            )
+            if extra:
+                message = _(
+                    "{name}'s extra special skill {number} {value} is not a table and a roll: "
+                    "record the table ({tables}) and the 1D6 rolled on it, or remove it."
+                )
+            else:
+                message = _(
+                    "{name}'s special skill {value} is not a table and a roll: record the "
+                    "table ({tables}) and the 1D6 rolled on it, or remove the special skill."
+                )
+            add("rivals.unknown_skill_table", message.format(**figures, value=_shown(raw)))
             return None
         raw_table = raw.get("table")
         table = SKILL_TABLES.get(_choice_id(raw_table, "TABLE"))
         if table is None:
-            add(
-                "rivals.unknown_skill_table",
-                f"{lead}{_shown(raw_table)} is not a special-skill table: choose "
-                f"{_TABLE_LIST}, or remove {remove}.",
-            )
+            if extra:
+                message = _(
+                    "{name}'s extra special skill {number}: {value} is not a special-skill "
+                    "table: choose {tables}, or remove it."
+                )
+            else:
+                message = _(
+                    "{value} is not a special-skill table: choose {tables}, or remove the "
+                    "special skill."
+                )
+            add("rivals.unknown_skill_table", message.format(**figures, value=_shown(raw_table)))
             return None
         raw_source = raw.get("source")
         source = _str(raw_source).lower()
         if source not in SOURCES:
-            roll_of = "special-skill" if number is None else what
-            add(
-                "rivals.unknown_skill_source",
-                f"{who}'s {roll_of} roll has source {_shown(raw_source)}: set it to "
-                "'rolled' (rolled here) or 'entered' (a die rolled at the table).",
-            )
+            if extra:
+                message = _(
+                    "{name}'s extra special skill {number} roll has source {value}: set it to "
+                    "'rolled' (rolled here) or 'entered' (a die rolled at the table)."
+                )
+            else:
+                message = _(
+                    "{name}'s special-skill roll has source {value}: set it to 'rolled' "
+                    "(rolled here) or 'entered' (a die rolled at the table)."
+                )
+            add("rivals.unknown_skill_source", message.format(**figures, value=_shown(raw_source)))
             source = "entered"
         record: dict[str, Any] = {"table": table.id, "cost": table.cost}
         if number is not None:
@@ -1049,22 +1177,45 @@ class Rivals:
         roll = _int(raw_roll)
         result = table.result(roll) if roll is not None else None
         if result is None:
-            on = table.label if number is None else f"{what} ({table.label})"
+            if extra:
+                message = _(
+                    "{name}'s extra special skill {number} ({table}) roll {value} is not a 1D6 "
+                    "result: enter the 1 to 6 rolled, or roll again."
+                )
+            else:
+                message = _(
+                    "{name}'s {table} roll {value} is not a 1D6 result: enter the 1 to 6 "
+                    "rolled, or roll again."
+                )
             add(
                 "rivals.skill_roll_out_of_range",
-                f"{who}'s {on} roll {_shown(raw_roll)} is not a 1D6 result: "
-                "enter the 1 to 6 rolled, or roll again.",
+                message.format(**figures, table=table.label, value=_shown(raw_roll)),
             )
             return {**record, "roll": raw_roll}
         recorded = raw.get("skill")
         if isinstance(recorded, str) and not recorded.strip():
             recorded = None  # no name recorded: nothing to check
         if recorded is not None and not (isinstance(recorded, str) and result.matches(recorded)):
+            if extra:
+                message = _(
+                    "{name}'s extra special skill {number}: a roll of {roll} on {table} gives "
+                    "{skill}, not {value}: correct the skill to {skill}, or correct the table "
+                    "or the roll."
+                )
+            else:
+                message = _(
+                    "A roll of {roll} on {table} gives {skill}, not {value}: correct the skill "
+                    "to {skill}, or correct the table or the roll."
+                )
             add(
                 "rivals.skill_name_mismatch",
-                f"{lead}{'a' if lead else 'A'} roll of {roll} on {table.label} gives "
-                f"{result.name}, not {_shown(recorded)}: correct the skill to {result.name}, "
-                "or correct the table or the roll.",
+                message.format(
+                    **figures,
+                    roll=roll,
+                    table=table.label,
+                    skill=result.name,
+                    value=_shown(recorded),
+                ),
             )
         return {
             **record,
@@ -1086,29 +1237,42 @@ class Rivals:
         if count < MIN_OUTLAWS:
             add(
                 "rivals.too_few_outlaws",
-                f"The gang has {_plural(count, 'outlaw')}; a gang has {MIN_OUTLAWS} to "
-                f"{MAX_OUTLAWS}: create {MIN_OUTLAWS - count} more.",
+                ngettext(
+                    "The gang has {count} outlaw; a gang has {least} to {most}: create {more} "
+                    "more.",
+                    "The gang has {count} outlaws; a gang has {least} to {most}: create {more} "
+                    "more.",
+                    count,
+                ).format(
+                    count=count, least=MIN_OUTLAWS, most=MAX_OUTLAWS, more=MIN_OUTLAWS - count
+                ),
             )
         elif count > MAX_OUTLAWS:
             add(
                 "rivals.too_many_outlaws",
-                f"The gang has {count} outlaws; a gang has {MIN_OUTLAWS} to {MAX_OUTLAWS}: "
-                f"remove {count - MAX_OUTLAWS}.",
+                _(
+                    "The gang has {count} outlaws; a gang has {least} to {most}: remove {extra}."
+                ).format(
+                    count=count, least=MIN_OUTLAWS, most=MAX_OUTLAWS, extra=count - MAX_OUTLAWS
+                ),
             )
 
         spent = sum(m.cost for m in members)
         if spent > CCP_BUDGET:
-            over = spent - CCP_BUDGET
-            how = "lower a tier or drop a special skill"
             if any(m.in_campaign for m in members):
-                how += (
-                    ", or record the CCP from reputation that paid for them as CCP spent "
-                    "in the campaign"
+                message = _(
+                    "The outlaws cost {spent} CCP but a gang has {budget}: take {over} CCP off "
+                    "(lower a tier or drop a special skill, or record the CCP from reputation "
+                    "that paid for them as CCP spent in the campaign)."
+                )
+            else:
+                message = _(
+                    "The outlaws cost {spent} CCP but a gang has {budget}: take {over} CCP off "
+                    "(lower a tier or drop a special skill)."
                 )
             add(
                 "rivals.ccp_over_budget",
-                f"The outlaws cost {spent} CCP but a gang has {CCP_BUDGET}: take {over} CCP "
-                f"off ({how}).",
+                message.format(spent=spent, budget=CCP_BUDGET, over=spent - CCP_BUDGET),
             )
         elif spent < CCP_BUDGET and members:
             left = CCP_BUDGET - spent
@@ -1118,8 +1282,10 @@ class Rivals:
         if not leaders:
             add(
                 "rivals.no_leader",
-                "No outlaw is the gang leader: mark one as the leader (the gang is named "
-                "after them).",
+                _(
+                    "No outlaw is the gang leader: mark one as the leader (the gang is named "
+                    "after them)."
+                ),
             )
         for extra in leaders[1:]:
             extra.findings.insert(
@@ -1127,22 +1293,26 @@ class Rivals:
                 Finding(
                     "rivals.too_many_leaders",
                     ERROR,
-                    f"{extra.display_name} is a second leader (the leader is "
-                    f"{leaders[0].display_name}) and a gang has exactly one: unmark this "
-                    "outlaw as leader.",
+                    _(
+                        "{name} is a second leader (the leader is {leader}) and a gang has "
+                        "exactly one: unmark this outlaw as leader."
+                    ).format(name=extra.display_name, leader=leaders[0].display_name),
                     member=extra.key,
                 ),
             )
         if leaders and leaders[0].name and not names_leader(gang_name, leaders[0].name):
             suggested = suggested_gang_name(leaders[0].name)
             if gang_name:
-                message = (
-                    f"The gang's name '{gang_name}' does not name its leader "
-                    f"{leaders[0].name}: a gang is named after its leader, e.g. '{suggested}'."
+                message = _(
+                    "The gang's name '{gang}' does not name its leader {leader}: a gang is "
+                    "named after its leader, e.g. '{suggested}'."
                 )
             else:
-                message = f"The gang has no name: name it after its leader, e.g. '{suggested}'."
-            add("rivals.gang_not_named_after_leader", message)
+                message = _("The gang has no name: name it after its leader, e.g. '{suggested}'.")
+            add(
+                "rivals.gang_not_named_after_leader",
+                message.format(gang=gang_name, leader=leaders[0].name, suggested=suggested),
+            )
         return found
 
     # ----------------------------------------------------------------- printing
@@ -1198,7 +1368,12 @@ class Rivals:
                 trait = _weapon_trait(item)
                 if trait:
                     price = _price(item)
-                    text = f"{trait['trait']}." + (f" ${price} to buy." if price else "")
+                    if price:
+                        text = _("{trait}. ${price} to buy.").format(
+                            trait=trait["trait"], price=price
+                        )
+                    else:
+                        text = f"{trait['trait']}."
                     weapons.append(Entry(item, text))
                     traits.append(Entry(trait["trait"], trait["text"]))
                 elif _equipment_rule(item):
@@ -1209,24 +1384,24 @@ class Rivals:
                 optional += _tuwa_entries()
         if members:
             equipment += [
-                Entry("Cash", _EQUIPMENT_RULES["Cash"]),
+                Entry(_("Cash"), _EQUIPMENT_RULES["Cash"]),
                 Entry("Own weapons only", _EQUIPMENT_RULES["Own weapons only"]),
                 Entry("Spending dollars", CONTENT["price_list_text"]),
             ]
         if any(t.term == "Handgun" for t in traits):
             equipment.append(Entry("Double holster", _EQUIPMENT_RULES["Double holster"]))
         sections = [
-            Section.of("Special skills", dedupe_entries(skills)),
-            Section.of("Weapons", dedupe_entries(weapons)),
-            Section.of("Weapon traits", dedupe_entries(traits)),
-            Section.of("Equipment", dedupe_entries(equipment)),
-            Section.of("Optional rules", dedupe_entries(optional)),
+            Section.of(_("Special skills"), dedupe_entries(skills)),
+            Section.of(_("Weapons"), dedupe_entries(weapons)),
+            Section.of(_("Weapon traits"), dedupe_entries(traits)),
+            Section.of(_("Equipment"), dedupe_entries(equipment)),
+            Section.of(_("Optional rules"), dedupe_entries(optional)),
             Section.of(
-                "Tracks",
-                [("Actions", _TRACKS["actions"]), ("Wounds", _TRACKS["wounds"])],
+                _("Tracks"),
+                [(_("Actions"), _TRACKS["actions"]), (_("Wounds"), _TRACKS["wounds"])],
             ),
-            Section.of("Reputation and notoriety", _reputation_entries()),
-            Section.of("Campaign", [(r["term"], r["text"]) for r in CONTENT["play_rules"]]),
+            Section.of(_("Reputation and notoriety"), _reputation_entries()),
+            Section.of(_("Campaign"), [(r["term"], r["text"]) for r in CONTENT["play_rules"]]),
         ]
         return [s for s in sections if s.entries]
 
@@ -1261,7 +1436,9 @@ def _unspent_message(members: list[MemberReport], left: int) -> str:
             if affordable:
                 best = max(affordable, key=lambda t: t.cost)
                 options.append(
-                    f"a {best.label} special skill for {m.display_name} ({best.cost} CCP)"
+                    _("a {table} special skill for {name} ({cost} CCP)").format(
+                        table=best.label, name=m.display_name, cost=best.cost
+                    )
                 )
                 break
     for m in members:
@@ -1274,14 +1451,31 @@ def _unspent_message(members: list[MemberReport], left: int) -> str:
         if upgrades:
             delta, row, tier, nxt = max(upgrades, key=lambda u: u[0])
             options.append(
-                f"{m.display_name}'s {row.label} from {tier.name} to {nxt.name} (+{delta} CCP)"
+                _("{name}'s {row} from {tier} to {next} (+{delta} CCP)").format(
+                    name=m.display_name, row=row.label, tier=tier.name, next=nxt.name, delta=delta
+                )
             )
             break
-    them = "it" if left == 1 else "them"
-    lost = f"{left} of the {CCP_BUDGET} CCP {'is' if left == 1 else 'are'} unspent and will be lost"
+    if len(options) == 2:
+        spend = _("{one} or {other}").format(one=options[0], other=options[1])
+    else:
+        spend = " or ".join(options)
     if options:
-        return f"{lost}: spend {them}, e.g. on {' or '.join(options)}."
-    return f"{lost}: no higher tier or special-skill table costs that little; keep the rest."
+        message = ngettext(
+            "{count} of the {budget} CCP is unspent and will be lost: spend it, e.g. on {options}.",
+            "{count} of the {budget} CCP are unspent and will be lost: spend them, e.g. on "
+            "{options}.",
+            left,
+        )
+    else:
+        message = ngettext(
+            "{count} of the {budget} CCP is unspent and will be lost: no higher tier or "
+            "special-skill table costs that little; keep the rest.",
+            "{count} of the {budget} CCP are unspent and will be lost: no higher tier or "
+            "special-skill table costs that little; keep the rest.",
+            left,
+        )
+    return message.format(count=left, budget=CCP_BUDGET, options=spend)
 
 
 # --------------------------------------------------------------------------- printing
@@ -1365,27 +1559,47 @@ def _standing(m: MemberReport, data: Mapping[str, Any]) -> tuple[int, int, str, 
     return reputation, m.cash, title, bonus
 
 
-def _pronoun(m: MemberReport, *, possessive: bool = False) -> str:
-    if possessive:
-        return {"male": "his", "female": "her"}.get(m.gender, "their")
-    return {"male": "him", "female": "her"}.get(m.gender, "them")
+def _reward_text(m: MemberReport) -> str:
+    """The Wanted Poster's reward line, as a template taking ``bonus``."""
+    if m.gender == "male":
+        return _(
+            "Cash on him, and +{bonus} reputation on top of the killing wound to the outlaw "
+            "who kills him."
+        )
+    if m.gender == "female":
+        return _(
+            "Cash on her, and +{bonus} reputation on top of the killing wound to the outlaw "
+            "who kills her."
+        )
+    return _(
+        "Cash on them, and +{bonus} reputation on top of the killing wound to the outlaw who "
+        "kills them."
+    )
 
 
 def _skill_text(skill: Mapping[str, Any] | None) -> str:
     if not skill:
-        return "None."
-    table = f"Table {skill['table']} ({skill['cost']} CCP)"
+        return _("None.")
+    table = _("Table {table} ({cost} CCP)").format(table=skill["table"], cost=skill["cost"])
     if not skill.get("name"):
-        return f"{table}: the roll {_shown(skill.get('roll'))} is not a 1D6 result."
-    how = "rolled" if skill.get("source") == "rolled" else "entered by hand:"
-    return f"{skill['name']}, {table}, {how} {skill['roll']}."
+        return _("{table}: the roll {value} is not a 1D6 result.").format(
+            table=table, value=_shown(skill.get("roll"))
+        )
+    if skill.get("source") == "rolled":
+        text = _("{skill}, {table}, rolled {roll}.")
+    else:
+        text = _("{skill}, {table}, entered by hand: {roll}.")
+    return text.format(skill=skill["name"], table=table, roll=skill["roll"])
 
 
 def _skill_label(skill: Mapping[str, Any]) -> str:
     """The skill's label: "Special skill", or "Extra special skill 2" for the second one
     bought in the campaign."""
     number = skill.get("number")
-    return "Special skill" if number is None else f"Extra special skill {number}"
+    if number is None:
+        # the plural message's singular: one msgid can't be both plain and plural
+        return ngettext("Special skill", "Special skills", 1)
+    return _("Extra special skill {number}").format(number=number)
 
 
 def _tuwa_entries() -> list[Entry]:
@@ -1395,7 +1609,9 @@ def _tuwa_entries() -> list[Entry]:
     abilities = ", ".join(a["name"] for a in brave["abilities"])
     entries = [
         Entry("Tuwa", tuwa["text"]),
-        Entry(brave["name"], f"The Tuwa's special skill: {abilities}."),
+        Entry(
+            brave["name"], _("The Tuwa's special skill: {abilities}.").format(abilities=abilities)
+        ),
     ]
     entries += [Entry(a["name"], a["text"]) for a in brave["abilities"]]
     entries += [Entry(w["name"], w["text"]) for w in tuwa["weapons"]]
@@ -1405,25 +1621,29 @@ def _tuwa_entries() -> list[Entry]:
 
 def _reputation_entries() -> list[Entry]:
     entries = [Entry(e["event"], e["reputation"]) for e in CONTENT["reputation_events"]]
-    entries.append(Entry("Earning reputation", " ".join(CONTENT["reputation_notes"])))
+    entries.append(Entry(_("Earning reputation"), " ".join(CONTENT["reputation_notes"])))
     levels = "; ".join(
         f"{n['min']}{'+' if n['max'] is None else '-' + str(n['max'])} {n['title']} (+{n['bonus']})"
         for n in NOTORIETY
     )
-    entries.append(Entry("Notoriety", f"From the reputation total: {levels}."))
-    entries.append(Entry("Advancement", CONTENT["advancement"]["text"]))
+    entries.append(
+        Entry(_("Notoriety"), _("From the reputation total: {levels}.").format(levels=levels))
+    )
+    entries.append(Entry(_("Advancement"), CONTENT["advancement"]["text"]))
     return entries
 
 
 def _card(m: MemberReport, data: Mapping[str, Any], gang_name: str) -> Card:
     reputation, cash, title, bonus = _standing(m, data)
     boxes = m.actions if m.actions is not None else USUAL_ACTIONS
-    unknown = "" if m.actions is not None else f"no Toughness tier: the usual {USUAL_ACTIONS}"
+    unknown = ""
+    if m.actions is None:
+        unknown = _("no Toughness tier: the usual {actions}").format(actions=USUAL_ACTIONS)
     kind = " · ".join(
         part
         for part in (
-            "Leader" if m.leader else "Outlaw",
-            HANDS.get(m.hand, ""),
+            _("Leader") if m.leader else _("Outlaw"),
+            _(HANDS[m.hand]) if m.hand in HANDS else "",
             "Tuwa" if m.tuwa else "",
             "Drunk" if m.drunk else "",
             f"{title} (+{bonus})",
@@ -1444,40 +1664,50 @@ def _card(m: MemberReport, data: Mapping[str, Any], gang_name: str) -> Card:
         skill = f"{ROWS[trait['skill']].label} {tier.value if tier else '?'}"
         weapons.append(Weapon(_item(content), traits=(trait["trait"],), note=skill))
         traits.append(Entry(trait["trait"], trait["text"]))
-    equipment.append(Entry(f"Cash ${cash}", _EQUIPMENT_RULES["Cash"]))
+    equipment.append(Entry(_("Cash ${cash}").format(cash=cash), _EQUIPMENT_RULES["Cash"]))
 
-    who = f"{'Leader' if m.leader else 'Member'} of {gang_name or 'the gang'}."
-    gender = GENDERS.get(m.gender, "gender not recorded")
-    hand = HANDS.get(m.hand, "hand not recorded").lower()
-    ccp = f"{m.cost} CCP (a replacement gets as many)."
+    gang = gang_name or _("the gang")
+    who = (_("Leader of {gang}.") if m.leader else _("Member of {gang}.")).format(gang=gang)
+    gender = _(GENDERS[m.gender]) if m.gender in GENDERS else _("gender not recorded")
+    hand = (_(HANDS[m.hand]) if m.hand in HANDS else _("hand not recorded")).lower()
+    ccp = _("{ccp} CCP (a replacement gets as many).").format(ccp=m.cost)
     if m.ccp_spent is not None:
-        ccp = (
-            f"{m.creation_cost} CCP at creation (a replacement gets as many); CCP spent in "
-            f"the campaign: {m.ccp_spent}."
+        ccp = _(
+            "{creation} CCP at creation (a replacement gets as many); CCP spent in the "
+            "campaign: {spent}."
+        ).format(creation=m.creation_cost, spent=m.ccp_spent)
+    if m.gender == "male":
+        killer = _("{reputation}, {title}: his killer gains +{bonus} on top of the killing wound.")
+    elif m.gender == "female":
+        killer = _("{reputation}, {title}: her killer gains +{bonus} on top of the killing wound.")
+    else:
+        killer = _(
+            "{reputation}, {title}: their killer gains +{bonus} on top of the killing wound."
         )
     vital = [
-        Entry("Outlaw", f"{who} {gender}, {hand}. {ccp}"),
         Entry(
-            "Reputation",
-            f"{reputation}, {title}: {_pronoun(m, possessive=True)} killer gains +{bonus} "
-            "on top of the killing wound.",
+            _("Outlaw"),
+            _("{who} {gender}, {hand}. {ccp}").format(who=who, gender=gender, hand=hand, ccp=ccp),
         ),
+        Entry(_("Reputation"), killer.format(reputation=reputation, title=title, bonus=bonus)),
     ]
     for s in m.skills:
         if not s.get("name"):
             vital.append(Entry(_skill_label(s), _skill_text(s)))
-    sections = [Section.of("Vital info", vital)]
+    sections = [Section.of(_("Vital info"), vital)]
     if m.tuwa:
-        sections.append(Section.of("Tuwa (optional rule)", _tuwa_entries()))
+        sections.append(Section.of(_("Tuwa (optional rule)"), _tuwa_entries()))
     if m.drunk:
-        sections.append(Section.of("Drunk (optional rule)", [("Drunk", CONTENT["drunk"]["text"])]))
+        sections.append(
+            Section.of(_("Drunk (optional rule)"), [("Drunk", CONTENT["drunk"]["text"])])
+        )
     named = dedupe_entries(Entry(s["name"], s["effect"]) for s in m.skills if s.get("name"))
     if named:
-        title = "Special skill" if len(named) == 1 else "Special skills"
+        title = ngettext("Special skill", "Special skills", len(named))
         sections.append(Section(title, named))
     if traits:
-        sections.append(Section.of("Weapon traits", dedupe_entries(traits)))
-    sections.append(Section.of("Equipment", equipment))
+        sections.append(Section.of(_("Weapon traits"), dedupe_entries(traits)))
+    sections.append(Section.of(_("Equipment"), equipment))
     return Card(
         key=m.key,
         name=m.display_name,
@@ -1485,15 +1715,15 @@ def _card(m: MemberReport, data: Mapping[str, Any], gang_name: str) -> Card:
         mark="star" if m.leader else "horseshoe" if m.tuwa else "skull",
         stats=[Stat(_CARD_LABELS[row], t.value if t else "?") for row, t in m.tiers.items()],
         tracks=[
-            Track("Actions", boxes, unknown or _TRACKS["actions_card"]),
-            Track("Wounds", boxes, unknown or _TRACKS["wounds_card"]),
+            Track(_("Actions"), boxes, unknown or _TRACKS["actions_card"]),
+            Track(_("Wounds"), boxes, unknown or _TRACKS["wounds_card"]),
         ],
         facts=[
-            Stat("CCP", str(m.cost)),
-            *([Stat("Saved CCP", str(m.saved_ccp))] if m.saved_ccp is not None else []),
-            Stat("Reputation", str(reputation)),
-            Stat("Notoriety", f"+{bonus}"),
-            Stat("Cash", f"${cash}"),
+            Stat(_("CCP"), str(m.cost)),
+            *([Stat(_("Saved CCP"), str(m.saved_ccp))] if m.saved_ccp is not None else []),
+            Stat(_("Reputation"), str(reputation)),
+            Stat(_("Notoriety"), f"+{bonus}"),
+            Stat(_("Cash"), f"${cash}"),
         ],
         weapons=weapons,
         sections=sections,
@@ -1516,11 +1746,17 @@ def _poster(m: MemberReport, data: Mapping[str, Any]) -> dict[str, Any]:
         if tier is None:
             value = "?"
         else:
-            value = f"{tier.actions} actions" if tier.actions is not None else tier.value
+            value = (
+                ngettext("{count} action", "{count} actions", tier.actions).format(
+                    count=tier.actions
+                )
+                if tier.actions is not None
+                else tier.value
+            )
         tiers.append(
             {
                 "row": row.label,
-                "name": tier.name if tier else "not chosen",
+                "name": tier.name if tier else _("not chosen"),
                 "value": value,
                 "cost": tier.cost if tier else 0,
             }
@@ -1543,7 +1779,7 @@ def _poster(m: MemberReport, data: Mapping[str, Any]) -> dict[str, Any]:
             "label": _skill_label(s),
             "name": s.get("name", ""),
             "effect": s.get("effect", ""),
-            "table": f"Table {s['table']}",
+            "table": _("Table {table}").format(table=s["table"]),
             "cost": s["cost"],
             "how": _skill_text(s),
         }
@@ -1551,16 +1787,20 @@ def _poster(m: MemberReport, data: Mapping[str, Any]) -> dict[str, Any]:
     ]
     for s in extra_skills:
         if s["name"]:
-            text = f"{s['label']} ({s['table']}, {s['cost']} CCP). {s['effect']}"
+            text = _("{label} ({table}, {cost} CCP). {effect}").format(
+                label=s["label"], table=s["table"], cost=s["cost"], effect=s["effect"]
+            )
             statuses.append({"name": s["name"], "text": text})
         else:
             statuses.append({"name": s["label"], "text": s["how"]})
     if m.saved_ccp is not None or m.ccp_spent is not None:
         statuses.append(
             {
-                "name": f"Saved CCP {m.saved_ccp or 0}",
-                "text": f"CCP spent in the campaign: {m.ccp_spent or 0}. {m.creation_cost} "
-                f"CCP at creation (a replacement gets as many), {m.full_cost} in all.",
+                "name": _("Saved CCP {ccp}").format(ccp=m.saved_ccp or 0),
+                "text": _(
+                    "CCP spent in the campaign: {spent}. {creation} CCP at creation (a "
+                    "replacement gets as many), {full} in all."
+                ).format(spent=m.ccp_spent or 0, creation=m.creation_cost, full=m.full_cost),
             }
         )
     return {
@@ -1578,7 +1818,7 @@ def _poster(m: MemberReport, data: Mapping[str, Any]) -> dict[str, Any]:
         else {
             "name": skill.get("name", ""),
             "effect": skill.get("effect", ""),
-            "table": f"Table {skill['table']}",
+            "table": _("Table {table}").format(table=skill["table"]),
             "cost": skill["cost"],
             "how": _skill_text(skill),
         },
@@ -1594,8 +1834,7 @@ def _poster(m: MemberReport, data: Mapping[str, Any]) -> dict[str, Any]:
         "ccp_spent": m.ccp_spent,
         "extra_skills": extra_skills,
         "reward": f"${cash}",
-        "reward_text": f"Cash on {_pronoun(m)}, and +{bonus} reputation on top of the "
-        f"killing wound to the outlaw who kills {_pronoun(m)}.",
+        "reward_text": _reward_text(m).format(bonus=bonus),
         "statuses": statuses,
         "legal": not m.has_errors,
     }
