@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import forms
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 
 from builder import printing
 from builder.editors import get_editor
@@ -26,22 +26,28 @@ def browser_systems() -> list[str]:
 
 def limit_help(system) -> str:
     if system.id == "rivals":
-        return "Rivals gangs always have 30 CCP to spend."
+        return _("Rivals gangs always have 30 CCP to spend.")
     if not system.limit_presets:
-        return f"Optional: {system.name} has no {system.total_label} limit."
-    presets = " or ".join(str(p) for p in system.limit_presets)
-    return f"{system.name}: usually {presets}. Leave empty for none."
+        return _("Optional: %(system)s has no %(total)s limit.") % {
+            "system": system.name,
+            "total": system.total_label,
+        }
+    presets = _(" or ").join(str(p) for p in system.limit_presets)
+    return _("%(system)s: usually %(presets)s. Leave empty for none.") % {
+        "system": system.name,
+        "presets": presets,
+    }
 
 
 class GangCreateForm(StorableTextForm, forms.Form):
-    name = forms.CharField(max_length=GANG_NAME_MAX, label="Gang name")
-    system = forms.ChoiceField(label="Game system")
+    name = forms.CharField(max_length=GANG_NAME_MAX, label=gettext_lazy("Gang name"))
+    system = forms.ChoiceField(label=gettext_lazy("Game system"))
     limit = forms.IntegerField(
-        label="Limit (Fame, points…)",
+        label=gettext_lazy("Limit (Fame, points…)"),
         required=False,
         min_value=1,
         max_value=MAX_LIMIT,
-        help_text="Optional. Leave it empty for the game's usual limit.",
+        help_text=gettext_lazy("Optional. Leave it empty for the game's usual limit."),
     )
 
     def __init__(self, *args, **kwargs):
@@ -71,7 +77,7 @@ class PacksForm(StorableTextForm, forms.Form):
         queryset=ContentPack.objects.none(),
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        label="Content packs this gang uses",
+        label=gettext_lazy("Content packs this gang uses"),
     )
 
     def __init__(self, *args, gang: Gang, **kwargs):
@@ -87,7 +93,9 @@ class PacksForm(StorableTextForm, forms.Form):
             .select_related("owner")
         )
         field.label_from_instance = lambda p: (
-            p.name if p.owner_id == gang.owner_id else f"{p.name} (by {p.owner.get_username()})"
+            p.name
+            if p.owner_id == gang.owner_id
+            else _("%(pack)s (by %(owner)s)") % {"pack": p.name, "owner": p.owner.get_username()}
         )
 
 
@@ -95,14 +103,14 @@ class PackForm(StorableTextForm, forms.ModelForm):
     use_in_my_gangs = forms.BooleanField(
         required=False,
         initial=True,
-        label="Use it in all my gangs of this system",
-        help_text="You can pick packs for each gang on its page.",
+        label=gettext_lazy("Use it in all my gangs of this system"),
+        help_text=gettext_lazy("You can pick packs for each gang on its page."),
     )
 
     class Meta:
         model = ContentPack
         fields = ["system", "name", "description", "is_public"]
-        labels = {"is_public": "Public: every player can see and use it"}
+        labels = {"is_public": gettext_lazy("Public: every player can see and use it")}
         widgets = {"description": forms.Textarea(attrs={"rows": 3})}
 
     def __init__(self, *args, owner, **kwargs):
@@ -110,7 +118,7 @@ class PackForm(StorableTextForm, forms.ModelForm):
         self.instance.owner = owner
         kinds = [s for s in all_systems() if get_editor(s.id).content_kinds]
         self.fields["system"] = forms.ChoiceField(
-            choices=[(s.id, s.name) for s in kinds], label="Game system"
+            choices=[(s.id, s.name) for s in kinds], label=gettext_lazy("Game system")
         )
         if self.instance.pk:
             self.fields["system"].disabled = True
@@ -123,16 +131,18 @@ class PackForm(StorableTextForm, forms.ModelForm):
             owner=self.instance.owner, system=system, name__iexact=name
         ).exclude(pk=self.instance.pk)
         if same.exists():
-            raise forms.ValidationError("You already have a pack with this name for this system.")
+            raise forms.ValidationError(
+                gettext_lazy("You already have a pack with this name for this system.")
+            )
         return name
 
 
 class RosterImportForm(StorableTextForm, forms.Form):
     """A roster file, uploaded or pasted. ``cleaned_data["roster"]`` is the checked roster."""
 
-    file = forms.FileField(label="Roster file (.json)", required=False)
+    file = forms.FileField(label=gettext_lazy("Roster file (.json)"), required=False)
     text = forms.CharField(
-        label="…or paste the file's text",
+        label=gettext_lazy("…or paste the file's text"),
         required=False,
         widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false"}),
     )
@@ -143,9 +153,9 @@ class RosterImportForm(StorableTextForm, forms.Form):
             return cleaned  # what is wrong is said beside the field already
         upload, text = cleaned.get("file"), cleaned.get("text", "").strip()
         if upload and text:
-            raise forms.ValidationError("Choose a file or paste its text, not both.")
+            raise forms.ValidationError(gettext_lazy("Choose a file or paste its text, not both."))
         if not upload and not text:
-            raise forms.ValidationError("Choose a roster file, or paste its text.")
+            raise forms.ValidationError(gettext_lazy("Choose a roster file, or paste its text."))
         if upload and upload.size > MAX_BYTES:
             self.add_error(
                 "file", _("The file is over %(size)s bytes.") % {"size": f"{MAX_BYTES:,}"}
@@ -163,23 +173,25 @@ class RosterImportForm(StorableTextForm, forms.Form):
         for problem in error.problems[:20]:
             self.add_error(field, str(problem))
         if len(error.problems) > 20:
-            self.add_error(field, f"…and {len(error.problems) - 20} more problems.")
+            self.add_error(
+                field, _("…and %(count)s more problems.") % {"count": len(error.problems) - 20}
+            )
 
 
 class PackImportForm(StorableTextForm, forms.Form):
     """A pack file, uploaded or pasted. ``cleaned_data["pack"]`` is the file, its shape
     checked (what its entries say is checked by ``services.import_pack``)."""
 
-    file = forms.FileField(label=_lazy("Pack file (.json)"), required=False)
+    file = forms.FileField(label=gettext_lazy("Pack file (.json)"), required=False)
     text = forms.CharField(
-        label=_lazy("…or paste the file's text"),
+        label=gettext_lazy("…or paste the file's text"),
         required=False,
         widget=forms.Textarea(attrs={"rows": 4, "spellcheck": "false"}),
     )
     use_in_my_gangs = forms.BooleanField(
         required=False,
         initial=True,
-        label=_lazy("Use it in all my gangs of its system"),
+        label=gettext_lazy("Use it in all my gangs of its system"),
     )
 
     def __init__(self, *args, into: ContentPack | None = None, **kwargs):
@@ -227,13 +239,15 @@ class PackImportForm(StorableTextForm, forms.Form):
 
 
 class GangSettingsForm(StorableTextForm, forms.Form):
-    name = forms.CharField(max_length=GANG_NAME_MAX, label="Gang name")
-    limit = forms.IntegerField(label="Fame limit", required=False, min_value=1, max_value=MAX_LIMIT)
+    name = forms.CharField(max_length=GANG_NAME_MAX, label=gettext_lazy("Gang name"))
+    limit = forms.IntegerField(
+        label=gettext_lazy("Fame limit"), required=False, min_value=1, max_value=MAX_LIMIT
+    )
 
     def __init__(self, *args, total_label: str = "Fame", **kwargs):
         kwargs.setdefault("prefix", "gang")
         super().__init__(*args, **kwargs)
-        self.fields["limit"].label = f"{total_label} limit"
+        self.fields["limit"].label = _("%(total)s limit") % {"total": total_label}
 
     @classmethod
     def for_gang(cls, gang: Gang) -> GangSettingsForm:
@@ -247,28 +261,30 @@ class PrintForm(StorableTextForm, forms.Form):
     """The Print menu: what to print, on which paper, and for cards which members."""
 
     kind = forms.ChoiceField(
-        label="Print",
+        label=gettext_lazy("Print"),
         required=False,
         choices=list(printing.KINDS.items()),
         initial="cards",
         widget=forms.RadioSelect,
     )
     paper = forms.ChoiceField(
-        label="Paper",
+        label=gettext_lazy("Paper"),
         required=False,
         choices=[(p.id, p.label) for p in printing.PAPERS.values()],
         initial="a4",
         widget=forms.RadioSelect,
     )
     fronts_only = forms.BooleanField(
-        label="Fronts only (for one-sided printing: no backs)", required=False
+        label=gettext_lazy("Fronts only (for one-sided printing: no backs)"), required=False
     )
-    member = forms.ChoiceField(label="Cards of", required=False)
+    member = forms.ChoiceField(label=gettext_lazy("Cards of"), required=False)
 
     def __init__(self, *args, members: list[tuple[int, str]] = (), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["member"].choices = [("", "Every member")] + [
-            (str(pk), name or "(no name)") for pk, name in members
+        # The printing module's labels are English data: translated here, where shown.
+        self.fields["kind"].choices = [(k, _(label)) for k, label in printing.KINDS.items()]
+        self.fields["member"].choices = [("", _("Every member"))] + [
+            (str(pk), name or _("(no name)")) for pk, name in members
         ]
 
     def clean_kind(self) -> str:

@@ -19,6 +19,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy
 
 
 def new_share_token() -> str:
@@ -43,7 +44,7 @@ class ContentPack(models.Model):
     name = models.CharField(max_length=80)
     description = models.TextField(blank=True, max_length=2000)
     is_public = models.BooleanField(
-        default=False, help_text="Public packs can be seen and used by every player."
+        default=False, help_text=gettext_lazy("Public packs can be seen and used by every player.")
     )
     created = models.DateTimeField(auto_now_add=True)
 
@@ -92,12 +93,12 @@ class Item(models.Model):
     """One entry of a game system's catalogue: a weapon, a horse..."""
 
     class Category(models.TextChoices):
-        WEAPON = "weapon", "Weapon"
-        HORSE = "horse", "Horse"
-        CARD = "card", "Character card"
-        EXTRA = "extra", "Consumable or thrown weapon"
-        PROFILE = "profile", "Profile"
-        EQUIPMENT = "equipment", "Equipment"
+        WEAPON = "weapon", gettext_lazy("Weapon")
+        HORSE = "horse", gettext_lazy("Horse")
+        CARD = "card", gettext_lazy("Character card")
+        EXTRA = "extra", gettext_lazy("Consumable or thrown weapon")
+        PROFILE = "profile", gettext_lazy("Profile")
+        EQUIPMENT = "equipment", gettext_lazy("Equipment")
 
     system = models.CharField(max_length=20)
     category = models.CharField(max_length=20, choices=Category)
@@ -109,7 +110,7 @@ class Item(models.Model):
         blank=True,
         on_delete=models.CASCADE,
         related_name="items",
-        help_text="Empty for built-in content.",
+        help_text=gettext_lazy("Empty for built-in content."),
     )
     pack = models.ForeignKey(
         ContentPack,
@@ -117,10 +118,11 @@ class Item(models.Model):
         blank=True,
         on_delete=models.CASCADE,
         related_name="items",
-        help_text="The pack an owned entry belongs to (empty for built-in content).",
+        help_text=gettext_lazy("The pack an owned entry belongs to (empty for built-in content)."),
     )
     is_sample = models.BooleanField(
-        default=False, help_text="Shipped content whose numbers the book does not give."
+        default=False,
+        help_text=gettext_lazy("Shipped content whose numbers the book does not give."),
     )
     source = models.CharField(max_length=200, blank=True)
 
@@ -168,15 +170,20 @@ class Gang(models.Model):
     # 80: campaigns and leagues copy the name into as many (the roster file says so too).
     name = models.CharField(max_length=80)
     limit = models.PositiveIntegerField(
-        null=True, blank=True, help_text="The agreed Fame (or points) limit, if any."
+        null=True, blank=True, help_text=gettext_lazy("The agreed Fame (or points) limit, if any.")
     )
     share_token = models.CharField(max_length=64, unique=True, default=new_share_token)
     data = models.JSONField(
-        default=dict, blank=True, help_text="The system-specific part of the gang (roster 'gang')."
+        default=dict,
+        blank=True,
+        help_text=gettext_lazy("The system-specific part of the gang (roster 'gang')."),
     )
     version = models.PositiveIntegerField(default=1)
     packs = models.ManyToManyField(
-        ContentPack, blank=True, related_name="gangs", help_text="Content packs this gang uses."
+        ContentPack,
+        blank=True,
+        related_name="gangs",
+        help_text=gettext_lazy("Content packs this gang uses."),
     )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
@@ -190,7 +197,7 @@ class Gang(models.Model):
 
 class Member(models.Model):
     gang = models.ForeignKey(Gang, on_delete=models.CASCADE, related_name="members")
-    position = models.PositiveIntegerField(default=0, help_text="Recruitment order.")
+    position = models.PositiveIntegerField(default=0, help_text=gettext_lazy("Recruitment order."))
     name = models.CharField(max_length=100, blank=True)
     data = models.JSONField(default=dict, blank=True)
     items = models.ManyToManyField(Item, through="MemberItem", related_name="+")
@@ -227,9 +234,11 @@ class DiceRoll(models.Model):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
     created = models.DateTimeField(auto_now_add=True)
-    action = models.CharField(max_length=100, help_text="What the player asked for.")
+    action = models.CharField(max_length=100, help_text=gettext_lazy("What the player asked for."))
     member_name = models.CharField(max_length=100, blank=True)
-    purpose = models.CharField(max_length=200, help_text="What this die was thrown for.")
+    purpose = models.CharField(
+        max_length=200, help_text=gettext_lazy("What this die was thrown for.")
+    )
     sides = models.PositiveSmallIntegerField()
     dice = models.JSONField(default=list)
     total = models.IntegerField()

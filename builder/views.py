@@ -23,7 +23,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllow
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.urls import reverse
 from django.utils.text import slugify
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import get_language, gettext, gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -236,7 +236,8 @@ PARTS_SECONDS = 3600
 
 
 def _parts_key(gang_id: int, version: int, open_id: Any) -> str:
-    return f"builder-parts:{gang_id}:{version}:{open_id or ''}"
+    # The parts' digests hold their words: a page drawn in another language shows none as is.
+    return f"builder-parts:{gang_id}:{version}:{open_id or ''}:{get_language()}"
 
 
 def _shown_parts(request: HttpRequest, gang: Gang) -> dict[str, str]:
@@ -371,7 +372,9 @@ def gang_clone(request: HttpRequest, gang_id: int) -> HttpResponse:
     gang = _get_gang_for_user(request.user, gang_id)
     if request.method == "POST":
         copy = services.clone_gang(gang)
-        messages.success(request, f"“{gang.name}” was copied. This is the copy.")
+        messages.success(
+            request, gettext("“%(name)s” was copied. This is the copy.") % {"name": gang.name}
+        )
         return redirect("gang_detail", gang_id=copy.pk)
     return render(request, "builder/gang_confirm_clone.html", {"gang": gang})
 
@@ -463,7 +466,7 @@ def gang_delete(request: HttpRequest, gang_id: int) -> HttpResponse:
     if request.method == "POST":
         name = gang.name
         services.delete_gang(gang)
-        messages.success(request, f"“{name}” was deleted.")
+        messages.success(request, gettext("“%(name)s” was deleted.") % {"name": name})
         return redirect("gang_list")
     return render(request, "builder/gang_confirm_delete.html", {"gang": gang})
 
@@ -473,7 +476,9 @@ def gang_delete(request: HttpRequest, gang_id: int) -> HttpResponse:
 def gang_share_reset(request: HttpRequest, gang_id: int) -> HttpResponse:
     gang = _get_gang_for_user(request.user, gang_id)
     services.reset_share_token(gang)
-    messages.success(request, "The old share link no longer works; here is the new one.")
+    messages.success(
+        request, gettext_lazy("The old share link no longer works; here is the new one.")
+    )
     return redirect(reverse("gang_detail", args=[gang.pk]) + "#share")
 
 
@@ -492,7 +497,7 @@ def _print_response(request: HttpRequest, gang: Gang, data: Any = None) -> HttpR
         return render(request, "builder/print_error.html", context, status=400)
     options = form.cleaned_data
     member = options["member"]
-    share_url = request.build_absolute_uri(reverse("gang_shared", args=[gang.share_token]))
+    share_url = printing.share_url(request, gang.share_token)
     try:
         content, _cached = printing.cached_pdf(
             gang_roster(gang, members),
@@ -580,7 +585,7 @@ def gang_import(request: HttpRequest) -> HttpResponse:
         except RosterFileError as error:
             form.add_problems("file" if form.cleaned_data.get("file") else "text", error)
         else:
-            messages.success(request, f"“{gang.name}” was imported.")
+            messages.success(request, gettext("“%(name)s” was imported.") % {"name": gang.name})
             return redirect("gang_detail", gang_id=gang.pk)
     return render(request, "builder/gang_import.html", {"form": form})
 
@@ -633,7 +638,10 @@ def pack_list(request: HttpRequest) -> HttpResponse:
         pack = services.save_pack(
             form.instance, use_in_my_gangs=form.cleaned_data["use_in_my_gangs"]
         )
-        messages.success(request, f"The pack “{pack.name}” was made. Add its content here.")
+        messages.success(
+            request,
+            gettext("The pack “%(name)s” was made. Add its content here.") % {"name": pack.name},
+        )
         return redirect("pack_detail", pack_id=pack.pk)
     packs = ContentPack.objects.visible_to(request.user).select_related("owner")
     packs = packs.annotate(entries=Count("items"))
@@ -724,7 +732,7 @@ def pack_detail(request: HttpRequest, pack_id: int) -> HttpResponse:
         form = PackForm(request.POST or None, owner=request.user, instance=pack)
         if request.method == "POST" and form.is_valid():
             services.save_pack(form.instance)
-            messages.success(request, f"“{pack.name}” was saved.")
+            messages.success(request, gettext("“%(name)s” was saved.") % {"name": pack.name})
             return redirect("pack_detail", pack_id=pack.pk)
     elif request.method == "POST":
         raise Http404("Only the pack's owner changes it.")
@@ -751,10 +759,12 @@ def pack_delete(request: HttpRequest, pack_id: int) -> HttpResponse:
             services.delete_pack(pack)
         except ProtectedError:
             messages.error(
-                request, f"Something in “{pack.name}” is still carried: take it off first."
+                request,
+                gettext("Something in “%(name)s” is still carried: take it off first.")
+                % {"name": pack.name},
             )
             return redirect("pack_detail", pack_id=pack.pk)
-        messages.success(request, f"The pack “{pack.name}” was deleted.")
+        messages.success(request, gettext("The pack “%(name)s” was deleted.") % {"name": pack.name})
         return redirect("pack_list")
     return render(request, "builder/pack_confirm_delete.html", {"pack": pack})
 
@@ -792,7 +802,10 @@ def entry_add(request: HttpRequest, pack_id: int, category: str) -> HttpResponse
     form = _entry_form(request, kind, pack)
     if request.method == "POST" and not _adding_row(request, kind) and form.is_valid():
         item = services.save_entry(form)
-        messages.success(request, f"“{item.name}” is in “{pack.name}”.")
+        messages.success(
+            request,
+            gettext("“%(item)s” is in “%(pack)s”.") % {"item": item.name, "pack": pack.name},
+        )
         return redirect(reverse("pack_detail", args=[pack.pk]) + f"#entry-{item.pk}")
     return render(request, "builder/entry_form.html", {"form": form, "pack": pack, "kind": kind})
 
@@ -805,7 +818,7 @@ def entry_update(request: HttpRequest, item_id: int) -> HttpResponse:
     form = _entry_form(request, kind, item.pack, item)
     if request.method == "POST" and not _adding_row(request, kind) and form.is_valid():
         services.save_entry(form, item)
-        messages.success(request, f"“{item.name}” was saved.")
+        messages.success(request, gettext("“%(name)s” was saved.") % {"name": item.name})
         return redirect(reverse("pack_detail", args=[item.pack_id]) + f"#entry-{item.pk}")
     return render(
         request,
@@ -875,9 +888,12 @@ def entry_delete(request: HttpRequest, item_id: int) -> HttpResponse:
         try:
             services.delete_own_item(item)
         except ProtectedError:
-            messages.error(request, f"“{item.name}” is still carried: remove it first.")
+            messages.error(
+                request,
+                gettext("“%(name)s” is still carried: remove it first.") % {"name": item.name},
+            )
             return redirect("entry_delete", item_id=item.pk)
-        messages.success(request, f"“{item.name}” was deleted.")
+        messages.success(request, gettext("“%(name)s” was deleted.") % {"name": item.name})
         return redirect(back)
     return render(
         request,
@@ -921,7 +937,7 @@ def weapon_list(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         form.pack = services.my_weapons_pack(request.user)
         item = services.save_entry(form)
-        messages.success(request, f"“{item.name}” is in your catalogue.")
+        messages.success(request, gettext("“%(name)s” is in your catalogue.") % {"name": item.name})
         return redirect("weapon_list")
     weapons = (
         Item.objects.available_to(request.user)
@@ -948,7 +964,7 @@ def weapon_update(request: HttpRequest, item_id: int) -> HttpResponse:
     form = WeaponForm(request.POST or None, pack=item.pack, instance=item)
     if request.method == "POST" and form.is_valid():
         services.save_entry(form, item)
-        messages.success(request, f"“{item.name}” was saved.")
+        messages.success(request, gettext("“%(name)s” was saved.") % {"name": item.name})
         return redirect("weapon_list")
     return render(request, "builder/weapon_form.html", {"form": form, "item": item})
 

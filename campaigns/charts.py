@@ -19,10 +19,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
+from django.utils.translation import gettext, gettext_noop
+
 __all__ = ["EMPTY_TEXT", "PALETTE", "Series", "chart_table", "line_chart"]
 
 FONT_FAMILY = "DejaVu Sans, sans-serif"
-EMPTY_TEXT = "No encounters recorded yet"
+EMPTY_TEXT = gettext_noop("No encounters recorded yet")  # translated where drawn
 MISSING = "—"  # a cell of chart_table() where the series has no value
 
 # Paul Tol's "muted" scheme: distinct for the common forms of colour blindness. The two
@@ -179,9 +181,15 @@ class _LineChart:
             index = max(i for i, v in enumerate(one.values) if v is not None)
             text = f"{one.label} {_number(one.values[index])}"
             if index != last:
-                text += f" (last at {self.x_labels[index]})"
+                text = gettext("%(value)s (last at %(label)s)") % {
+                    "value": text,
+                    "label": self.x_labels[index],
+                }
             finals.append(text)
-        return f"After {self.x_labels[last]}: {', '.join(finals)}."
+        return gettext("After %(label)s: %(values)s.") % {
+            "label": self.x_labels[last],
+            "values": ", ".join(finals),
+        }
 
     def _grid(self) -> list[str]:
         out = ['<g class="chart-y-axis" text-anchor="end">']
@@ -325,11 +333,11 @@ def _empty_chart(title: str, prefix: str, width: int, height: int) -> str:
             f'font-family="{FONT_FAMILY}" font-size="{LEGEND_FONT_SIZE}" '
             f'fill="{TEXT_COLOUR}" class="chart chart-empty">',
             f'<title id="{prefix}-title">{_text(title)}</title>',
-            f'<desc id="{prefix}-desc">{EMPTY_TEXT}.</desc>',
+            f'<desc id="{prefix}-desc">{_text(gettext(EMPTY_TEXT))}.</desc>',
             f'<rect x="0.5" y="0.5" width="{width - 1}" height="{height - 1}" fill="none" '
             f'stroke="{GRID_COLOUR}" stroke-width="1"/>',
             f'<text x="{_n(width / 2)}" y="{_n(height / 2 + LEGEND_FONT_SIZE * 0.35)}" '
-            f'text-anchor="middle">{EMPTY_TEXT}</text>',
+            f'text-anchor="middle">{_text(gettext(EMPTY_TEXT))}</text>',
             "</svg>",
         ]
     )

@@ -18,9 +18,11 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext, ngettext
 
 from builder.printing import PAPERS, needs_fallback_font
 from campaigns.charts import MISSING, Series, chart_table, line_chart
+from campaigns.engine_words import shown
 from rules import get_system
 from rules.campaign import SHOWDOWN_FATES, CampaignError, CampaignState, EncounterState
 from rules.pdf import PdfError, make_fetcher, render_pdf, run_with_deadline
@@ -43,8 +45,8 @@ AFTER_KINDS = frozenset(
 SHOWDOWN_KINDS = frozenset({"showdown_challenged", "showdown_answered", "showdown_fought"})
 
 
-def _plural(n: int, word: str, plural: str | None = None) -> str:
-    return f"{n} {word if n == 1 else (plural or word + 's')}"
+def _actions(n: int) -> str:
+    return ngettext("%(count)s action", "%(count)s actions", n) % {"count": n}
 
 
 # --------------------------------------------------------------------------- charts
@@ -58,24 +60,32 @@ class Chart:
 
 
 def member_word(state: CampaignState) -> str:
-    return "outlaw" if state.system == "rivals" else "member"
+    return gettext("outlaw") if state.system == "rivals" else gettext("member")
 
 
 def state_charts(state: CampaignState) -> list[Chart]:
     """The two charts: every member's score after each encounter, and the gangs' totals."""
-    label = state.score_label
+    label = shown(state.score_label)
     labels, by_ref = state.series()
+    labels = [shown(x) for x in labels]  # "Start" (the engine's), then numbers
     members = []
     for gang in state.gangs.values():
         for m in gang.members.values():
             values = by_ref.get(m.ref) or [None] * len(labels)
             members.append(Series(f"{m.name} ({gang.name})", values))
-    title = f"{member_word(state).capitalize()} {state.progression.score_word} after each encounter"
+    if state.system == "rivals":
+        title = gettext("Outlaw %(score)s after each encounter")
+    else:
+        title = gettext("Member %(score)s after each encounter")
+    title = title % {"score": shown(state.progression.score_word)}
     gang_labels, by_gang = state.gang_series()
+    gang_labels = [shown(x) for x in gang_labels]
     gangs = [
         Series(g.name, by_gang.get(g.id) or [None] * len(gang_labels)) for g in state.gangs.values()
     ]
-    gang_title = f"Gang totals ({state.progression.score_word}) after each encounter"
+    gang_title = gettext("Gang totals (%(score)s) after each encounter") % {
+        "score": shown(state.progression.score_word)
+    }
     return [
         Chart(
             title,
@@ -102,7 +112,7 @@ def _name(state: CampaignState, ref: str) -> str:
     try:
         return state.member(ref).name
     except CampaignError:
-        return "someone"
+        return gettext("someone")
 
 
 def happening_text(state: CampaignState, h: dict[str, Any]) -> str:
@@ -110,23 +120,36 @@ def happening_text(state: CampaignState, h: dict[str, Any]) -> str:
     kind = h.get("kind")
     by = _name(state, h["by"]) if h.get("by") else ""
     if kind == "wound":
-        return f"{by} wounded {_name(state, h['to'])} ({_plural(h['amount'], 'action')} lost)."
+        return gettext("%(by)s wounded %(to)s (%(actions)s lost).") % {
+            "by": by,
+            "to": _name(state, h["to"]),
+            "actions": _actions(h["amount"]),
+        }
     if kind == "kill":
         if by:
-            worth = _plural(h.get("amount", 0), "action")
-            return f"{by} killed {_name(state, h['to'])} (toughness: {worth})."
-        return f"{_name(state, h['to'])} was killed (by nobody of the other gang)."
+            return gettext("%(by)s killed %(to)s (toughness: %(actions)s).") % {
+                "by": by,
+                "to": _name(state, h["to"]),
+                "actions": _actions(h.get("amount", 0)),
+            }
+        return gettext("%(to)s was killed (by nobody of the other gang).") % {
+            "to": _name(state, h["to"])
+        }
     if kind == "out":
         if by:
-            return f"{by} took out {_name(state, h['to'])}."
-        return f"{_name(state, h['to'])} was taken out."
+            return gettext("%(by)s took out %(to)s.") % {"by": by, "to": _name(state, h["to"])}
+        return gettext("%(to)s was taken out.") % {"to": _name(state, h["to"])}
     if kind == "left":
-        label = state.progression.happening_kinds.get("left", "Left early").lower()
+        label = shown(state.progression.happening_kinds.get("left", "Left early")).lower()
         return f"{_name(state, h['who'])} {label}."
     if kind == "loot":
         what = ([f"${h['cash']}"] if h.get("cash") else []) + list(h.get("items") or [])
-        return f"{by} took {', '.join(what)} from {_name(state, h['from'])}."
-    label = state.progression.happening_kinds.get(kind, str(kind))
+        return gettext("%(by)s took %(what)s from %(from)s.") % {
+            "by": by,
+            "what": ", ".join(what),
+            "from": _name(state, h["from"]),
+        }
+    label = shown(state.progression.happening_kinds.get(kind, str(kind)))
     names = ", ".join(_name(state, h[k]) for k in ("by", "to", "who") if h.get(k))
     return f"{label}: {names}." if names else f"{label}."
 
@@ -162,7 +185,10 @@ class Story:
 def encounter_where(enc: EncounterState) -> str:
     parts = []
     if enc.location:
-        parts.append(f"{enc.location.get('name', '')} (rolled {enc.location.get('roll', '?')})")
+        parts.append(
+            gettext("%(place)s (rolled %(roll)s)")
+            % {"place": enc.location.get("name", ""), "roll": enc.location.get("roll", "?")}
+        )
     if enc.scenario:
         parts.append(enc.scenario)
     return " · ".join(p for p in parts if p)
@@ -172,9 +198,9 @@ def encounter_winner(state: CampaignState, enc: EncounterState) -> str:
     if enc.winner is None:
         return ""
     if enc.winner == "":
-        return "A draw"
+        return gettext("A draw")
     gang = state.gangs.get(enc.winner)
-    return f"{gang.name} won" if gang else "Won"
+    return gettext("%(gang)s won") % {"gang": gang.name} if gang else gettext("Won")
 
 
 def _death_text(text: str, number: int) -> str:
@@ -249,8 +275,8 @@ def member_status(gang, m) -> str:
     if m.alive:
         return ""
     if m.replaced_by and m.replaced_by in gang.members:
-        return f"dead (replaced by {gang.members[m.replaced_by].name})"
-    return "dead"
+        return gettext("dead (replaced by %(name)s)") % {"name": gang.members[m.replaced_by].name}
+    return gettext("dead")
 
 
 def _all_text(campaign, state: CampaignState) -> str:

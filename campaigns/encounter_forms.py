@@ -10,7 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext, gettext_lazy
 
+from campaigns.engine_words import shown
 from rules.campaign import (
     MAX_HAPPENINGS,
     SHOWDOWN_FATES,
@@ -28,32 +30,33 @@ START_LINES = 6
 
 # What each kind of happening means, in the book's words where it has them.
 KIND_HELP = {
-    "wound": (
+    "wound": gettext_lazy(
         "An outlaw of another gang lost actions to a hit: the one who hit earns the number "
         "of actions the wound costs. One of wound or kill per hit: for the hit that kills, "
         "record only the kill. Give the actions lost: at most what the victim has left of "
         "their toughness."
     ),
-    "kill": (
+    "kill": gettext_lazy(
         "An outlaw was killed: the killer earns the victim's toughness in actions + their "
         "notoriety bonus at that moment (the app fills both in: leave the number empty). "
         "Leave “Who” empty if nobody of the other gang did it."
     ),
-    "left": (
-        "An outlaw left the board before the end of the fight: \u22125 reputation. "
-        "Choose him in “Who”."
+    "left": gettext_lazy(
+        "An outlaw left the board before the end of the fight: −5 reputation. Choose him in “Who”."  # noqa: RUF001 (the book prints a minus sign; xgettext reads no \u escapes)
     ),
-    "loot": (
+    "loot": gettext_lazy(
         "Outlaws may take cash or weapons from dead outlaws during the encounter (not give "
         "them to friends). “Who” took it, “To whom” is the dead outlaw (killed on an earlier "
         "line); give the dollars and/or the items, comma separated."
     ),
-    "out": (
+    "out": gettext_lazy(
         "A member was taken out of the game: the member who did it gains experience (see the "
         "campaign's house rules). Leave “Who” empty if nobody of the other gang did it."
     ),
 }
-KIND_HELP_LEFT_OTHER = "A member left the table before the end of the game. Choose him in “Who”."
+KIND_HELP_LEFT_OTHER = gettext_lazy(
+    "A member left the table before the end of the game. Choose him in “Who”."
+)
 
 
 def add_engine_error(form: forms.Form, error: CampaignError, *fields: str) -> None:
@@ -86,13 +89,15 @@ def member_choices(state: CampaignState, gang_ids, *, blank: bool = True) -> lis
 
 
 class BeginForm(forms.Form):
-    gang = forms.ChoiceField(label="Your gang")
-    against = forms.ChoiceField(label="Against")
+    gang = forms.ChoiceField(label=gettext_lazy("Your gang"))
+    against = forms.ChoiceField(label=gettext_lazy("Against"))
     scenario = forms.CharField(
-        label="Scenario",
+        label=gettext_lazy("Scenario"),
         required=False,
         max_length=120,
-        help_text="Optional: what the two gangs play (a scenario's name, the table...).",
+        help_text=gettext_lazy(
+            "Optional: what the two gangs play (a scenario's name, the table...)."
+        ),
     )
 
     def __init__(self, *args, state: CampaignState, own: set[str], organiser: bool, **kwargs):
@@ -101,11 +106,16 @@ class BeginForm(forms.Form):
 
         def label(g: GangState) -> str:
             played = state.played(g.id)
-            return f"{g.name} ({g.player or 'no player'}, {played} of {state.agreed} played)"
+            return gettext("%(gang)s (%(player)s, %(played)s of %(agreed)s played)") % {
+                "gang": g.name,
+                "player": g.player or gettext("no player"),
+                "played": played,
+                "agreed": state.agreed,
+            }
 
         everyone = [(g.id, label(g)) for g in riding]
         if organiser:
-            self.fields["gang"].label = "One gang"
+            self.fields["gang"].label = gettext("One gang")
             self.fields["gang"].choices = [NOBODY, *everyone]
         else:
             self.fields["gang"].choices = [NOBODY, *[c for c in everyone if c[0] in own]]
@@ -116,7 +126,7 @@ class BeginForm(forms.Form):
     def clean(self):
         cleaned = super().clean()
         if cleaned.get("gang") and cleaned.get("gang") == cleaned.get("against"):
-            self.add_error("against", "A gang can't fight itself: pick another gang.")
+            self.add_error("against", gettext_lazy("A gang can't fight itself: pick another gang."))
         return cleaned
 
 
@@ -127,17 +137,21 @@ class LineForm(forms.Form):
     """One line of an encounter's record: what happened, in order."""
 
     # (What each kind means is explained once, above the lines: not on every line.)
-    kind = forms.ChoiceField(label="What happened", required=False)
-    by = forms.ChoiceField(label="Who (did it, left, took)", required=False)
-    to = forms.ChoiceField(label="To whom (hit, killed, robbed)", required=False)
+    kind = forms.ChoiceField(label=gettext_lazy("What happened"), required=False)
+    by = forms.ChoiceField(label=gettext_lazy("Who (did it, left, took)"), required=False)
+    to = forms.ChoiceField(label=gettext_lazy("To whom (hit, killed, robbed)"), required=False)
     amount = forms.IntegerField(
-        label="Actions lost (a wound; a kill fills in itself)",
+        label=gettext_lazy("Actions lost (a wound; a kill fills in itself)"),
         required=False,
         min_value=0,
         max_value=10,
     )
-    cash = forms.IntegerField(label="Dollars taken", required=False, min_value=0, max_value=10_000)
-    items = forms.CharField(label="Items taken (comma separated)", required=False, max_length=300)
+    cash = forms.IntegerField(
+        label=gettext_lazy("Dollars taken"), required=False, min_value=0, max_value=10_000
+    )
+    items = forms.CharField(
+        label=gettext_lazy("Items taken (comma separated)"), required=False, max_length=300
+    )
 
     def __init__(self, *args, kinds: dict[str, str], members: list[Any], rivals: bool, **kw):
         super().__init__(*args, **kw)
@@ -217,7 +231,7 @@ def line_formset(
     state: CampaignState, enc: EncounterState, data=None, *, initial=None
 ) -> BaseLineFormSet:
     kwargs = {
-        "kinds": state.progression.happening_kinds,
+        "kinds": {k: shown(v) for k, v in state.progression.happening_kinds.items()},
         "members": member_choices(state, enc.gangs),
         "rivals": state.progression.has_showdown,
     }
@@ -239,23 +253,23 @@ def with_more_lines(data, prefix: str = "lines", more: int = MORE_LINES):
 
 
 class RecordForm(forms.Form):
-    winner = forms.ChoiceField(label="Who won")
+    winner = forms.ChoiceField(label=gettext_lazy("Who won"))
     notes = forms.CharField(
-        label="Notes",
+        label=gettext_lazy("Notes"),
         required=False,
         max_length=2000,
         widget=forms.Textarea(attrs={"rows": 3}),
-        help_text="Anything the players want remembered about this encounter.",
+        help_text=gettext_lazy("Anything the players want remembered about this encounter."),
     )
 
     def __init__(self, *args, state: CampaignState, enc: EncounterState, **kwargs):
         super().__init__(*args, **kwargs)
         a, b = (state.gangs[g] for g in enc.gangs)
         self.fields["winner"].choices = [
-            ("", "— choose —"),
+            ("", gettext("— choose —")),
             (a.id, a.name),
             (b.id, b.name),
-            (DRAW, "A draw: nobody won"),
+            (DRAW, gettext("A draw: nobody won")),
         ]
 
 
@@ -277,15 +291,15 @@ class GangForm(forms.Form):
 
 class DisputeForm(GangForm):
     reason = forms.CharField(
-        label="What is wrong with the record",
+        label=gettext_lazy("What is wrong with the record"),
         max_length=1000,
         widget=forms.Textarea(attrs={"rows": 2}),
-        help_text="The organiser reads this and settles it.",
+        help_text=gettext_lazy("The organiser reads this and settles it."),
     )
 
 
 class SettleForm(forms.Form):
-    note = forms.CharField(label="Note (optional)", required=False, max_length=500)
+    note = forms.CharField(label=gettext_lazy("Note (optional)"), required=False, max_length=500)
 
 
 class DeathForm(forms.Form):
@@ -297,7 +311,7 @@ class DeathForm(forms.Form):
 
 
 class ChallengeForm(forms.Form):
-    pair = forms.ChoiceField(label="Challenge")
+    pair = forms.ChoiceField(label=gettext_lazy("Challenge"))
 
     def __init__(self, *args, state: CampaignState, pairs: list[tuple[str, str]], **kwargs):
         super().__init__(*args, **kwargs)
@@ -305,7 +319,11 @@ class ChallengeForm(forms.Form):
         def label(x: str, y: str) -> str:
             a, b = state.member(x), state.member(y)
             title = state.progression.notoriety(a.score)[0]
-            return f"{a.name} challenges {b.name} (both {title})"
+            return gettext("%(a)s challenges %(b)s (both %(title)s)") % {
+                "a": a.name,
+                "b": b.name,
+                "title": title,
+            }
 
         self.fields["pair"].choices = [NOBODY, *[(f"{x}|{y}", label(x, y)) for x, y in pairs]]
 
@@ -315,18 +333,20 @@ class ChallengeForm(forms.Form):
 
 
 class AnswerForm(forms.Form):
-    answer = forms.ChoiceField(choices=[("accept", "Accept"), ("decline", "Decline")])
+    answer = forms.ChoiceField(
+        choices=[("accept", gettext_lazy("Accept")), ("decline", gettext_lazy("Decline"))]
+    )
 
 
 class HitForm(forms.Form):
     kind = forms.ChoiceField(
-        label="Hit",
+        label=gettext_lazy("Hit"),
         required=False,
-        choices=[NOBODY, ("wound", "Wounded"), ("kill", "Killed")],
+        choices=[NOBODY, ("wound", gettext_lazy("Wounded")), ("kill", gettext_lazy("Killed"))],
     )
-    by = forms.ChoiceField(label="By", required=False)
+    by = forms.ChoiceField(label=gettext_lazy("By"), required=False)
     amount = forms.IntegerField(
-        label="Actions lost (a wound; empty for the kill)",
+        label=gettext_lazy("Actions lost (a wound; empty for the kill)"),
         required=False,
         min_value=0,
         max_value=20,
@@ -346,8 +366,10 @@ HitFormSet = forms.formset_factory(HitForm, extra=3, max_num=20, absolute_max=20
 
 
 class ShowdownForm(forms.Form):
-    winner = forms.ChoiceField(label="Who won")
-    fate = forms.ChoiceField(label="How the loser ended", choices=[NOBODY, *SHOWDOWN_FATES.items()])
+    winner = forms.ChoiceField(label=gettext_lazy("Who won"))
+    fate = forms.ChoiceField(
+        label=gettext_lazy("How the loser ended"), choices=[NOBODY, *SHOWDOWN_FATES.items()]
+    )
 
     def __init__(self, *args, fighters: list[tuple[str, str]], **kwargs):
         super().__init__(*args, **kwargs)
@@ -377,7 +399,9 @@ class ShowdownForm(forms.Form):
 
 class UndoForm(forms.Form):
     encounter = forms.IntegerField(widget=forms.HiddenInput)
-    reason = forms.CharField(label="Why (optional, for the log)", required=False, max_length=300)
+    reason = forms.CharField(
+        label=gettext_lazy("Why (optional, for the log)"), required=False, max_length=300
+    )
 
 
 # --------------------------------------------------------------------------- a gang's page
@@ -385,7 +409,7 @@ class UndoForm(forms.Form):
 
 class AdvanceForm(forms.Form):
     member = forms.CharField(widget=forms.HiddenInput)
-    choice = forms.ChoiceField(label="Spend on")
+    choice = forms.ChoiceField(label=gettext_lazy("Spend on"))
 
     def __init__(self, *args, options: list[tuple[str, str]], **kwargs):
         super().__init__(*args, **kwargs)
@@ -399,8 +423,10 @@ def price_label(entry: dict[str, Any]) -> str:
 
 class RivalsBuyForm(forms.Form):
     member = forms.CharField(widget=forms.HiddenInput)
-    item = forms.ChoiceField(label="Buy")
-    quantity = forms.IntegerField(label="How many", min_value=1, max_value=20, initial=1)
+    item = forms.ChoiceField(label=gettext_lazy("Buy"))
+    quantity = forms.IntegerField(
+        label=gettext_lazy("How many"), min_value=1, max_value=20, initial=1
+    )
 
     def __init__(self, *args, price_list: list[dict[str, Any]], **kwargs):
         super().__init__(*args, **kwargs)
@@ -408,9 +434,9 @@ class RivalsBuyForm(forms.Form):
 
 
 class PurseBuyForm(forms.Form):
-    item = forms.CharField(label="Item", max_length=80)
-    price = forms.IntegerField(label="Price ($)", min_value=0, max_value=10_000)
-    member = forms.ChoiceField(label="For", required=False)
+    item = forms.CharField(label=gettext_lazy("Item"), max_length=80)
+    price = forms.IntegerField(label=gettext_lazy("Price ($)"), min_value=0, max_value=10_000)
+    member = forms.ChoiceField(label=gettext_lazy("For"), required=False)
 
     def __init__(self, *args, members: list[tuple[str, str]], **kwargs):
         super().__init__(*args, **kwargs)
@@ -418,7 +444,7 @@ class PurseBuyForm(forms.Form):
 
 
 class LeaderForm(forms.Form):
-    member = forms.ChoiceField(label="New leader")
+    member = forms.ChoiceField(label=gettext_lazy("New leader"))
 
     def __init__(self, *args, members: list[tuple[str, str]], **kwargs):
         super().__init__(*args, **kwargs)
@@ -427,7 +453,7 @@ class LeaderForm(forms.Form):
 
 class RecruitForm(forms.Form):
     replaces = forms.CharField(widget=forms.HiddenInput)
-    recruit = forms.ChoiceField(label="Recruit")
+    recruit = forms.ChoiceField(label=gettext_lazy("Recruit"))
 
     def __init__(self, *args, candidates: list[tuple[str, str]], **kwargs):
         super().__init__(*args, **kwargs)

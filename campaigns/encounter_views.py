@@ -25,6 +25,7 @@ from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from builder.models import Member, MemberItem
@@ -57,6 +58,7 @@ from campaigns.encounter_forms import (
     line_initial,
     with_more_lines,
 )
+from campaigns.engine_words import shown
 from campaigns.models import Campaign
 from rules import get_system
 from rules.campaign import (
@@ -106,7 +108,7 @@ def _seat(request: HttpRequest, campaign_id: int) -> Seat:
     return Seat(
         campaign,
         services.state_of(campaign),
-        services.user_gang_ids(campaign, request.user),
+        services.acting_gang_ids(campaign, request.user),  # (a former member's: organiser)
         access.is_organiser(campaign, request.user),
     )
 
@@ -208,7 +210,7 @@ def _kind_help(state: CampaignState) -> list[tuple[str, str]]:
         text = KIND_HELP.get(kind, "")
         if kind == "left" and not state.progression.has_showdown:
             text = KIND_HELP_LEFT_OTHER
-        out.append((label, text))
+        out.append((shown(label), text))
     return out
 
 
@@ -221,7 +223,11 @@ def encounter_record(request: HttpRequest, campaign_id: int, encounter_id: int) 
     if not (seat.organiser or any(seat.plays(g) for g in enc.gangs)):
         raise PermissionDenied("Only the players of the two gangs or the organiser record it.")
     if enc.status == CONFIRMED:
-        messages.info(request, f"Encounter {enc.number}'s record is confirmed: it stands.")
+        messages.info(
+            request,
+            gettext_lazy("Encounter %(number)s's record is confirmed: it stands.")
+            % {"number": enc.number},
+        )
         return redirect(_detail_url(seat.campaign.pk, enc.id))
     if request.method == "POST" and "more" in request.POST:
         formset = line_formset(state, enc, with_more_lines(request.POST))
@@ -324,14 +330,14 @@ class Failed:
 def _steps(state: CampaignState, enc: EncounterState, showdown: dict[str, Any]) -> list[Step]:
     p = state.progression
     steps = [
-        Step("record", "The record"),
-        Step("confirm", "Both players confirm"),
-        Step("deaths", "Death rolls"),
-        Step("awards", f"{p.score_label} awarded"),
+        Step("record", gettext("The record")),
+        Step("confirm", gettext("Both players confirm")),
+        Step("deaths", gettext("Death rolls")),
+        Step("awards", gettext("%(score)s awarded") % {"score": p.score_label}),
     ]
     if p.has_showdown:
-        steps.append(Step("showdown", "Showdown"))
-    steps.append(Step("between", "Between encounters"))
+        steps.append(Step("showdown", gettext("Showdown")))
+    steps.append(Step("between", gettext("Between encounters")))
     by = {s.id: s for s in steps}
     by["record"].state = "now" if enc.status == IN_PLAY else "done"
     if enc.status in (PROVISIONAL, DISPUTED):
@@ -374,18 +380,18 @@ def _showdown(
         pairs = showdown_pairs(state, enc)
         if not pairs:
             if a.retired or b.retired:
-                out["why"] = "A gang rode to Mexico: no showdown."
+                out["why"] = gettext("A gang rode to Mexico: no showdown.")
             elif a.total == b.total:
-                out["why"] = (
-                    f"Both gangs have {a.total} {p.score_word}: neither is lower, so "
-                    "nobody may challenge."
-                )
+                out["why"] = gettext(
+                    "Both gangs have %(total)s %(score)s: neither is lower, "
+                    "so nobody may challenge."
+                ) % {"total": a.total, "score": p.score_word}
             else:
                 low, high = (a, b) if a.total < b.total else (b, a)
-                out["why"] = (
-                    f"No outlaw of {low.name} (the gang with less {p.score_word}) "
-                    f"shares a notoriety with an outlaw of {high.name}."
-                )
+                out["why"] = gettext(
+                    "No outlaw of %(low)s (the gang with less %(score)s) "
+                    "shares a notoriety with an outlaw of %(high)s."
+                ) % {"low": low.name, "score": p.score_word, "high": high.name}
             return out
         low = state.gangs[state.member(pairs[0][0]).gang]
         out.update(open=True, low=low, pairs=len(pairs))
@@ -440,10 +446,13 @@ def _death_rows(
 #: What a death roll's result means under the house rules of the games other than Rivals
 #: (the book's death table speaks of skill rows and reputation).
 HOUSE_DEATH_TEXT = {
-    "dead": "Dead! Removed from the gang.",
-    "badly_wounded": "Loses one point from a random attribute above 1 and earns no {score} "
-    "this encounter.",
-    "playing_dead": "Not really hurt that bad, just playing dead. Earns no {score} this encounter.",
+    "dead": gettext_lazy("Dead! Removed from the gang."),
+    "badly_wounded": gettext_lazy(
+        "Loses one point from a random attribute above 1 and earns no {score} this encounter."
+    ),
+    "playing_dead": gettext_lazy(
+        "Not really hurt that bad, just playing dead. Earns no {score} this encounter."
+    ),
 }
 
 
@@ -458,7 +467,7 @@ def _death_results(state: CampaignState, enc: EncounterState) -> list[dict[str, 
         except (KeyError, ValueError):
             text = ""
         if not p.has_showdown and d["result"] in HOUSE_DEATH_TEXT:
-            text = HOUSE_DEATH_TEXT[d["result"]].format(score=p.score_label)
+            text = str(HOUSE_DEATH_TEXT[d["result"]]).format(score=p.score_label)
         line = lines.get(ref)
         said = line.text.split(f" Encounter {enc.number} settled:")[0] if line else ""
         rows.append(
@@ -594,7 +603,7 @@ def _stray_errors(failed: Failed | None, placed: list[Any]) -> list[str]:
     hits = getattr(failed.form, "hits", None)
     if hits is not None:
         errors += [str(e) for f in hits.forms for errs in f.errors.values() for e in errs]
-    return errors or ["That can't be done now: the page below is up to date."]
+    return errors or [gettext("That can't be done now: the page below is up to date.")]
 
 
 def _render_detail(
@@ -1075,7 +1084,7 @@ def _candidates(user, system_id: str) -> list[Candidate]:
     for m in members:
         data = member_data(system, m)
         cost = member_cost(system_id, data)
-        name = m.name or "(no name)"
+        name = m.name or gettext("(no name)")
         label = f"{m.gang.name} — {name} ({cost} {system.total_label})"
         out.append(Candidate(str(m.pk), label, m.name, data, cost))
     return out

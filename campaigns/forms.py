@@ -11,9 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from builder.models import Gang
+from campaigns.engine_words import shown
 from campaigns.models import Campaign
 from rules import all_systems
 from rules.campaign import progression_for
@@ -25,14 +27,14 @@ NEGATIVE_RULES = {"left_xp": (-MAX_RULE, 0)}
 POSITIVE_RULES = {"per_advance", "old_hand_xp", "veteran_xp", "limit"}
 
 RULE_LABELS = {
-    "limit": "Gang limit when joining",
-    "win_xp": "Experience for winning",
-    "left_xp": "Experience for leaving the table early",
-    "per_advance": "Experience per advance",
-    "purse_per_game": "Dollars per game",
-    "death_roll": "Death rolls",
-    "old_hand_xp": "Experience to become an Old Hand",
-    "veteran_xp": "Experience to become a Veteran",
+    "limit": _("Gang limit when joining"),
+    "win_xp": _("Experience for winning"),
+    "left_xp": _("Experience for leaving the table early"),
+    "per_advance": _("Experience per advance"),
+    "purse_per_game": _("Dollars per game"),
+    "death_roll": _("Death rolls"),
+    "old_hand_xp": _("Experience to become an Old Hand"),
+    "veteran_xp": _("Experience to become a Veteran"),
 }
 
 
@@ -62,7 +64,7 @@ def rule_names(system_id: str) -> list[str]:
 def rule_fields(system_id: str) -> dict[str, forms.Field]:
     progression = progression_for(system_id)
     return {
-        name: rule_field(name, progression.defaults[name], progression.rule_help[name])
+        name: rule_field(name, progression.defaults[name], shown(progression.rule_help[name]))
         for name in rule_names(system_id)
     }
 
@@ -96,14 +98,14 @@ class HouseRulesMixin:
 class CampaignForm(HouseRulesMixin, forms.Form):
     """A new campaign: game, name, encounters agreed, and the game's house rules."""
 
-    system = forms.ChoiceField(label="Game system")
-    name = forms.CharField(max_length=80, label="Campaign name")
+    system = forms.ChoiceField(label=gettext_lazy("Game system"))
+    name = forms.CharField(max_length=80, label=gettext_lazy("Campaign name"))
     encounters = forms.IntegerField(
-        label="Encounters agreed",
+        label=gettext_lazy("Encounters agreed"),
         min_value=1,
         max_value=30,
         initial=5,
-        help_text="How many encounters each gang plays. Rivals recommends 4 to 6.",
+        help_text=gettext_lazy("How many encounters each gang plays. Rivals recommends 4 to 6."),
     )
     solo_play = forms.BooleanField(
         label=_("Solo play"),
@@ -140,7 +142,7 @@ class CampaignForm(HouseRulesMixin, forms.Form):
     def clean_name(self) -> str:
         name = self.cleaned_data["name"].strip()
         if not name:
-            raise forms.ValidationError("Give the campaign a name.")
+            raise forms.ValidationError(gettext_lazy("Give the campaign a name."))
         return name
 
 
@@ -148,12 +150,12 @@ class CampaignSettingsForm(HouseRulesMixin, forms.Form):
     """The organiser's settings: name, encounters agreed, and (while it is being set up)
     the house rules of the campaign's game."""
 
-    name = forms.CharField(max_length=80, label="Campaign name")
+    name = forms.CharField(max_length=80, label=gettext_lazy("Campaign name"))
     encounters = forms.IntegerField(
-        label="Encounters agreed",
+        label=gettext_lazy("Encounters agreed"),
         min_value=1,
         max_value=30,
-        help_text="How many encounters each gang plays. Rivals recommends 4 to 6.",
+        help_text=gettext_lazy("How many encounters each gang plays. Rivals recommends 4 to 6."),
     )
     solo_play = CampaignForm.base_fields["solo_play"]
 
@@ -181,7 +183,7 @@ class CampaignSettingsForm(HouseRulesMixin, forms.Form):
     def clean_name(self) -> str:
         name = self.cleaned_data["name"].strip()
         if not name:
-            raise forms.ValidationError("Give the campaign a name.")
+            raise forms.ValidationError(gettext_lazy("Give the campaign a name."))
         return name
 
 
@@ -190,14 +192,16 @@ class JoinForm(forms.Form):
 
     gang = forms.ModelChoiceField(
         queryset=Gang.objects.none(),
-        label="Your gang",
-        empty_label="Choose one of your gangs",
+        label=gettext_lazy("Your gang"),
+        empty_label=gettext_lazy("Choose one of your gangs"),
         error_messages={
-            "required": "Choose the gang you join with.",
-            "invalid_choice": "Choose one of your own gangs of this game.",
+            "required": gettext_lazy("Choose the gang you join with."),
+            "invalid_choice": gettext_lazy("Choose one of your own gangs of this game."),
         },
-        help_text="A copy of the gang as it is now joins: later changes in the builder "
-        "don't change the campaign's gang.",
+        help_text=gettext_lazy(
+            "A copy of the gang as it is now joins: later changes in the builder "
+            "don't change the campaign's gang."
+        ),
     )
 
     def __init__(self, *args, user, campaign: Campaign, **kwargs):

@@ -13,6 +13,7 @@ import secrets
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from rules import system_choices
@@ -24,7 +25,11 @@ def new_invite_token() -> str:
 
 
 class Campaign(models.Model):
-    STATUS_CHOICES = [("setup", "Setting up"), ("running", "Running"), ("finished", "Finished")]
+    STATUS_CHOICES = [
+        ("setup", gettext_lazy("Setting up")),
+        ("running", gettext_lazy("Running")),
+        ("finished", gettext_lazy("Finished")),
+    ]
 
     system = models.CharField(max_length=20, choices=system_choices)
     name = models.CharField(max_length=80)
@@ -35,7 +40,7 @@ class Campaign(models.Model):
         "encounters agreed",
         default=5,
         validators=[MinValueValidator(1), MaxValueValidator(30)],
-        help_text="How many encounters each gang plays (Rivals recommends 4 to 6).",
+        help_text=gettext_lazy("How many encounters each gang plays (Rivals recommends 4 to 6)."),
     )
     house_rules = models.JSONField(default=dict, blank=True)
     solo_play = models.BooleanField(
@@ -121,10 +126,17 @@ class CampaignEvent(models.Model):
         raise AppendOnly("a campaign's log is append-only: undo with a new event")
 
     def as_event(self, username: str = "") -> Event:
+        data = self.data
+        # A player who deleted their account (accounts/services.py) shows as the former
+        # member their user row became, not the name written when the gang joined; only
+        # when the user was loaded with the event (no query here).
+        user = self._state.fields_cache.get("user")
+        if self.kind == "gang_joined" and user is not None and not user.is_active:
+            data = {**data, "player": user.get_username()}
         return Event(
             self.seq,
             self.kind,
-            self.data,
+            data,
             username,
             self.created.isoformat() if self.created else "",
             tuple(self.dice or ()),

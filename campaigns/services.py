@@ -15,15 +15,18 @@ from django.db.models import Q, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from builder.models import Gang
 from builder.roster import export_roster
 from campaigns.models import Campaign, CampaignEvent, CampaignGang, new_invite_token
+from notifications import services as notifications
 from rules.campaign import CampaignError, CampaignState, prepare, progression_for, replay
 from rules.dice import Dice
 
 __all__ = [
     "CampaignError",
+    "acting_gang_ids",
     "campaigns_for",
     "create_campaign",
     "get_campaign_for_user",
@@ -53,6 +56,16 @@ def get_campaign_for_user(user, campaign_id: int) -> Campaign:
 def user_gang_ids(campaign: Campaign, user) -> set[str]:
     """The ids (as the log names them) of the user's gangs in the campaign."""
     return {str(pk) for pk in campaign.gangs.filter(player=user).values_list("pk", flat=True)}
+
+
+def acting_gang_ids(campaign: Campaign, user) -> set[str]:
+    """The gangs the user acts for in an encounter: their own and, for the organiser, the
+    gangs of players who deleted their account (what such a player owed, a record to make
+    or confirm, death rolls, showdown answers, becomes the organiser's to do)."""
+    gangs = Q(player=user)
+    if campaign.organiser_id == getattr(user, "pk", None):
+        gangs |= Q(player__is_active=False)
+    return {str(pk) for pk in campaign.gangs.filter(gangs).values_list("pk", flat=True)}
 
 
 def state_of(campaign: Campaign) -> CampaignState:
@@ -104,7 +117,7 @@ def update_settings(
     if locked.status == "setup":
         locked.house_rules = progression_for(locked.system).house_rules(house_rules)
     elif house_rules and dict(house_rules) != dict(locked.house_rules):
-        raise CampaignError("House rules can't change once the campaign has started.")
+        raise CampaignError(gettext_lazy("House rules can't change once the campaign has started."))
     locked.save()
     return locked
 
@@ -141,6 +154,7 @@ def record(
     new = state_of(locked)
     Campaign.objects.filter(pk=locked.pk).update(status=new.status, updated=timezone.now())
     campaign.status = new.status
+    notifications.campaign_changed(locked)  # what waits on its players (and their mail)
     return new
 
 
@@ -186,9 +200,9 @@ def reset_invite(campaign: Campaign) -> Campaign:
 def join_campaign(campaign: Campaign, user, gang: Gang) -> CampaignGang:
     """Join with a copy of one of the user's gangs (its roster as it is now)."""
     if gang.owner_id != user.pk:
-        raise CampaignError("You can only join with one of your own gangs.", "gang")
+        raise CampaignError(gettext_lazy("You can only join with one of your own gangs."), "gang")
     if gang.system != campaign.system:
-        raise CampaignError("Pick a gang of this campaign's game.", "gang")
+        raise CampaignError(gettext_lazy("Pick a gang of this campaign's game."), "gang")
     # The campaign row is locked first, so joins made at the same moment come in order and
     # the same gang can't slip in twice (a database constraint stands behind this check).
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)

@@ -19,6 +19,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from builder import printing
@@ -86,9 +87,9 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
         gangs = [name for gang_id, name in mine.get(campaign.pk, []) if gang_id in state.gangs]
         roles = []
         if campaign.organiser_id == request.user.pk:
-            roles.append("Organiser")
+            roles.append(_("Organiser"))
         if gangs:
-            roles.append("Playing " + ", ".join(f"“{g}”" for g in gangs))
+            roles.append(_("Playing %(gangs)s") % {"gangs": ", ".join(f"“{g}”" for g in gangs)})
         entries.append(
             {
                 "campaign": campaign,
@@ -96,7 +97,7 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
                 "system": get_system(campaign.system),
                 "played": sum(1 for e in state.encounters if e.awarded),
                 "open": sum(1 for e in state.encounters if e.open),
-                "role": " · ".join(roles) or "Left",
+                "role": " · ".join(roles) or _("Left"),
             }
         )
     return render(request, "campaigns/campaign_list.html", {"entries": entries})
@@ -120,7 +121,9 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
             solo_play=form.cleaned_data["solo_play"],
         )
         messages.success(
-            request, f"“{campaign.name}” is set up. Send the invite link to the players."
+            request,
+            _("“%(name)s” is set up. Send the invite link to the players.")
+            % {"name": campaign.name},
         )
         return _detail(campaign)
     return render(request, "campaigns/campaign_form.html", {"form": form, "creating": True})
@@ -146,7 +149,7 @@ def campaign_settings(request: HttpRequest, campaign_id: int) -> HttpResponse:
             except CampaignError as error:
                 form.add_error(error.field if error.field in form.fields else None, error.message)
             else:
-                messages.success(request, "The campaign's settings are saved.")
+                messages.success(request, gettext_lazy("The campaign's settings are saved."))
                 return _detail(campaign)
     else:
         form = CampaignSettingsForm(campaign=campaign)
@@ -187,8 +190,11 @@ def campaign_join(request: HttpRequest, token: str) -> HttpResponse:
         if joined.exists():
             form.add_error(
                 "gang",
-                f"“{gang.name}” has already joined this campaign. You may join with another "
-                "of your gangs.",
+                _(
+                    "“%(name)s” has already joined this campaign. You may join with another "
+                    "of your gangs."
+                )
+                % {"name": gang.name},
             )
         else:
             try:
@@ -196,7 +202,11 @@ def campaign_join(request: HttpRequest, token: str) -> HttpResponse:
             except CampaignError as error:
                 form.add_error("gang" if error.field in (None, "gang") else None, error.message)
             else:
-                messages.success(request, f"“{gang.name}” joined “{campaign.name}”.")
+                messages.success(
+                    request,
+                    _("“%(gang)s” joined “%(campaign)s”.")
+                    % {"gang": gang.name, "campaign": campaign.name},
+                )
                 return _detail(campaign)
     context = {
         "campaign": campaign,
@@ -223,7 +233,11 @@ def campaign_leave(request: HttpRequest, campaign_id: int, gang_id: int) -> Http
     if not access.is_organiser(campaign, request.user):
         access.require_player(mine, str(gang_id))
     if not _record(
-        request, campaign, "gang_left", {"gang": gang.id}, f"“{gang.name}” left the campaign."
+        request,
+        campaign,
+        "gang_left",
+        {"gang": gang.id},
+        _("“%(name)s” left the campaign.") % {"name": gang.name},
     ):
         return _detail(campaign)
     if access.is_organiser(campaign, request.user) or mine - {gang.id}:
@@ -329,11 +343,11 @@ def campaign_history(request: HttpRequest, campaign_id: int) -> HttpResponse:
     for key, lines in groupby(state.log, key=lambda line: line.encounter):
         lines = list(lines)
         if key is None:
-            title = "The campaign"
+            title = _("The campaign")
         elif key in numbers:
-            title = f"Encounter {numbers[key]}"
+            title = _("Encounter %(number)s") % {"number": numbers[key]}
         else:
-            title = "An encounter that was undone"
+            title = _("An encounter that was undone")
         groups.append(
             {
                 "title": title,

@@ -8,10 +8,17 @@
 - ``ALLOWED_HOSTS``: comma-separated; default localhost only.
 - ``REDIS_URL``: a Redis server for the default cache (log-in throttling counts there, so
   every worker process sees the same counts); default a cache in each process's memory.
+  With it, the PDF cache is in Redis too and background work goes to Celery
+  (``BACKGROUND_TASKS``, ``PDF_PRERENDER_DELAY``, ``SITE_URL``: see the README).
 - ``LOGIN_FAILURES_PER_ACCOUNT``, ``LOGIN_FAILURES_PER_ADDRESS``, ``LOGIN_FAILURE_WINDOW``
   (seconds), ``TRUST_X_FORWARDED_FOR``: log-in throttling (gangfight_site/throttle.py).
 - ``CONTENT_SECURITY_POLICY``, ``CSP_REPORT_ONLY``, ``PERMISSIONS_POLICY``: the security
   headers every response carries (gangfight_site/middleware.py).
+- ``EMAIL_URL`` (``smtp://user:password@host:587``, ``smtps://...`` for SSL) or Django's
+  usual ``EMAIL_HOST``, ``EMAIL_PORT``, ``EMAIL_HOST_USER``, ``EMAIL_HOST_PASSWORD``,
+  ``EMAIL_USE_TLS``/``EMAIL_USE_SSL``; ``DEFAULT_FROM_EMAIL``, ``EMAIL_TIMEOUT``: how mail
+  (password resets, address confirmations, notices) is sent (accounts/mail_settings.py);
+  with none of them, mail is printed to the console.
 """
 
 import importlib.util
@@ -21,6 +28,8 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+
+from accounts.mail_settings import EmailSettingsError, email_settings
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -72,6 +81,9 @@ INSTALLED_APPS = [
     "builder",
     "campaigns",
     "campaigns.leagues",
+    "accounts",
+    "notifications",
+    "play",
 ]
 
 MIDDLEWARE = [
@@ -80,6 +92,9 @@ MIDDLEWARE = [
     "gangfight_site.middleware.DatabaseOutageMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language: the cookie set by the header's switcher, else Accept-Language, else
+    # English; no prefix in URLs (accounts/language.py).
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -100,6 +115,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "notifications.context.waiting",
             ],
         },
     },
@@ -131,10 +147,14 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "gang_list"
+LOGIN_REDIRECT_URL = "home"  # what waits on the user
 LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "en-gb"
+# English is the default; French is the second language (locale/fr, committed compiled).
+# "en-gb", not "en": English pages keep British dates (24 Nov 2026) under LocaleMiddleware.
+LANGUAGES = [("en-gb", "English"), ("fr", "Français")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -174,19 +194,44 @@ if os.environ.get("PDF_LOCK_DIR"):
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL and importlib.util.find_spec("redis") is None:
     raise ImproperlyConfigured("REDIS_URL is set but the redis package is not installed.")
+# Background work (gangfight_site/background.py): "celery" (a worker, Redis as the broker)
+# when REDIS_URL is set, else "thread" (a thread in each app process); "record" in tests.
+BACKGROUND_TASKS = os.environ.get("BACKGROUND_TASKS", "").strip() or (
+    "celery" if REDIS_URL else "thread"
+)
+# A gang's PDFs are made ahead this long (seconds) after its last change settles.
+PDF_PRERENDER_DELAY = float(os.environ.get("PDF_PRERENDER_DELAY", "2"))
+# Card PDFs laid out in two processes at once (on by default with two CPUs or more), and
+# WeasyPrint loaded when a server process starts (builder/printing.py).
+PDF_PARALLEL = env_bool("PDF_PARALLEL", (os.cpu_count() or 1) >= 2)
+PDF_WARM_UP = env_bool("PDF_WARM_UP", True)
 CACHES = {
     "default": (
         {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
         if REDIS_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     ),
-    "pdf": {
-        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-        "LOCATION": str(PDF_CACHE_DIR),
-        "TIMEOUT": 7 * 24 * 3600,
-        "OPTIONS": {"MAX_ENTRIES": 2000},
-    },
+    # Finished PDFs and cards' fits: in Redis when there is one (every app server and the
+    # Celery worker share it), else in files (every worker process of this machine does).
+    "pdf": (
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "pdf",
+            "TIMEOUT": 7 * 24 * 3600,
+        }
+        if REDIS_URL
+        else {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(PDF_CACHE_DIR),
+            "TIMEOUT": 7 * 24 * 3600,
+            "OPTIONS": {"MAX_ENTRIES": 2000},
+        }
+    ),
 }
+# The site's address, for the QR code on printed PDFs (its shared page); without it, the
+# address the last print request came to (remembered for PDFs made in the background).
+SITE_URL = os.environ.get("SITE_URL", "").strip().rstrip("/")
 
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the page, not the cookie
@@ -210,6 +255,28 @@ LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", 15 * 60)  # seconds
 # The client's address is REMOTE_ADDR, unless the app stands behind a proxy that sets
 # X-Forwarded-For to the client's address: then say so, and its first hop is used.
 TRUST_X_FORWARDED_FOR = env_bool("TRUST_X_FORWARDED_FOR", False)
+
+# Email (accounts/mail_settings.py): SMTP from EMAIL_URL or EMAIL_HOST..., else the console.
+try:
+    _email = email_settings(os.environ)
+except EmailSettingsError as error:
+    raise ImproperlyConfigured(str(error)) from error
+EMAIL_BACKEND = _email["EMAIL_BACKEND"]
+EMAIL_HOST = _email.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = _email.get("EMAIL_PORT", 25)
+EMAIL_HOST_USER = _email.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = _email.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = _email.get("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = _email.get("EMAIL_USE_SSL", False)
+EMAIL_TIMEOUT = _email["EMAIL_TIMEOUT"]
+DEFAULT_FROM_EMAIL = _email["DEFAULT_FROM_EMAIL"]
+SERVER_EMAIL = _email["SERVER_EMAIL"]
+# How long an email address confirmation link (accounts/) stays good, in seconds.
+EMAIL_CONFIRMATION_SECONDS = env_int("EMAIL_CONFIRMATION_SECONDS", 3 * 24 * 3600)
+# What waits on a user (notifications/): changes within this many seconds go out as one
+# mail; the header's count is recomputed at least this often (seconds).
+NOTIFICATIONS_BATCH_SECONDS = env_int("NOTIFICATIONS_BATCH_SECONDS", 300)
+NOTIFICATIONS_COUNT_SECONDS = env_int("NOTIFICATIONS_COUNT_SECONDS", 300)
 
 # Security headers (gangfight_site/middleware.py). No inline scripts anywhere; style
 # attributes are still used by a few templates, hence 'unsafe-inline' for styles only.

@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from accounts import language
 from gangfight_site import views
 from gangfight_site.throttle import ThrottledAdminAuthenticationForm
 
@@ -16,6 +17,7 @@ urlpatterns = [
     path("roster-format/", views.roster_format, name="roster_format"),
     path("roster.schema.json", views.roster_schema_file, name="roster_schema"),
     path("accounts/signup/", views.signup, name="signup"),
+    path("language/", language.set_language, name="set_language"),
     path("healthz", views.healthz, name="healthz"),
     path("accounts/login/", views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
@@ -29,8 +31,11 @@ urlpatterns = [
         auth_views.PasswordChangeDoneView.as_view(),
         name="password_change_done",
     ),
+    path("", include("accounts.urls")),
     path("admin/", admin.site.urls),
     path("", include("builder.urls")),
     path("", include("campaigns.urls")),
     path("", include("campaigns.leagues.urls")),
+    path("", include("notifications.urls")),
+    path("", include("play.urls")),
 ]

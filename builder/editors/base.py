@@ -27,6 +27,7 @@ from typing import Any, ClassVar
 
 from django import forms
 from django.urls import reverse
+from django.utils.translation import gettext_lazy
 
 from builder.models import Gang, Item, Member
 from builder.validators import StorableTextForm
@@ -70,7 +71,7 @@ def mark(item: Item) -> str:
     if item.pack_id:
         return f" · {item.pack.name}"
     if item.is_sample:
-        return " · sample"
+        return " · " + str(gettext_lazy("sample"))
     return ""
 
 
@@ -103,7 +104,7 @@ class ActionForm(StorableTextForm, forms.Form):
     """
 
     action: ClassVar[str] = ""  # set by Editor from the dict key
-    label: ClassVar[str] = "Save"
+    label: ClassVar[str] = gettext_lazy("Save")
     #: Marks an action that rolls dice, so the page can say so on its button.
     rolls: ClassVar[bool] = False
     #: Applies as soon as a field changes (htmx ``change``); its button shows only
@@ -162,8 +163,8 @@ class EntryForm(StorableTextForm, forms.Form):
     # Templates get the class itself (a kind of content): don't let them call it.
     do_not_call_in_templates: ClassVar[bool] = True
     category: ClassVar[str] = ""
-    label: ClassVar[str] = "Entry"
-    plural: ClassVar[str] = "Entries"
+    label: ClassVar[str] = gettext_lazy("Entry")
+    plural: ClassVar[str] = gettext_lazy("Entries")
 
     name = forms.CharField(max_length=80)
 
@@ -191,11 +192,16 @@ class EntryForm(StorableTextForm, forms.Form):
         if self.instance is not None:
             same = same.exclude(pk=self.instance.pk)
         if same.exists():
-            label = self.label.lower()
-            article = "an" if label[:1] in "aeiou" else "a"
-            raise forms.ValidationError(
-                f"This pack already has {article} {label} called “{name}”: choose another name."
-            )
+            label = str(self.label).lower()
+            if label[:1] in "aeiou":
+                message = gettext_lazy(
+                    "This pack already has an %(kind)s called “%(name)s”: choose another name."
+                )
+            else:
+                message = gettext_lazy(
+                    "This pack already has a %(kind)s called “%(name)s”: choose another name."
+                )
+            raise forms.ValidationError(message % {"kind": label, "name": name})
         return name
 
     def stats(self) -> dict[str, Any]:
@@ -277,7 +283,7 @@ class Editor:
 
     def all_good(self, evaluated: Any) -> str:
         """What the findings panel says when nothing needs fixing."""
-        return "Nothing to fix: the gang is legal."
+        return str(gettext_lazy("Nothing to fix: the gang is legal."))
 
     def builtin_content(self) -> list[dict[str, Any]]:
         """Built-in entries from the rules engine's data, loaded by ``load_content``:

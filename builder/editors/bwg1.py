@@ -14,8 +14,8 @@ from typing import Any
 
 from django import forms
 from django.db.models import Max
+from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 from builder import services
 from builder.editors.base import ActionContext, ActionForm, Editor, EntryForm
@@ -23,44 +23,73 @@ from builder.models import Gang, Item, Member, MemberItem
 from rules.systems import bwg1
 
 STRENGTH_RE = re.compile(r"^(M(\+[1-6])?|[1-9]|1[0-2])$")
-TRAIT_CHOICES = [(t, t.capitalize()) for t in bwg1.WEAPON_TRAITS]
+
+
+# Choices are callables, drawn when a form is (in the reader's language: bwg1 in French
+# uses the French book's terms), not once at import.
+def profession_choices() -> list[tuple[str, str]]:
+    return [("", str(_("— none —"))), *bwg1.SYSTEM.profession_choices()]
+
+
+def trait_choices() -> list[tuple[str, str]]:
+    """The weapon traits, named as the book of the reader's language names them."""
+    return [(t, bwg1._trait_label(t)) for t in bwg1.WEAPON_TRAITS]
 
 
 class WeaponForm(EntryForm):
     """A user's own bwg1 weapon."""
 
     category = Item.Category.WEAPON
-    label = "Weapon"
-    plural = "Weapons"
+    label = gettext_lazy("Weapon")
+    plural = gettext_lazy("Weapons")
 
-    kind = forms.ChoiceField(choices=[("ranged", "Ranged (uses RC)"), ("melee", "Melee (uses MC)")])
-    hands = forms.TypedChoiceField(
-        choices=[(1, "1-handed"), (2, "2-handed")], coerce=int, initial=1
+    kind = forms.ChoiceField(
+        choices=[
+            ("ranged", gettext_lazy("Ranged (uses RC)")),
+            ("melee", gettext_lazy("Melee (uses MC)")),
+        ]
     )
-    level = forms.IntegerField(min_value=1, max_value=12, help_text="Adds to the member's XP.")
+    hands = forms.TypedChoiceField(
+        choices=[(1, gettext_lazy("1-handed")), (2, gettext_lazy("2-handed"))],
+        coerce=int,
+        initial=1,
+    )
+    level = forms.IntegerField(
+        min_value=1, max_value=12, help_text=gettext_lazy("Adds to the member's XP.")
+    )
     strength = forms.CharField(
         max_length=4,
         required=False,
-        label="Str",
-        help_text='A number, or "M", "M+1", "M+2" for melee weapons. Leave empty if unknown.',
+        label=gettext_lazy("Str"),
+        help_text=gettext_lazy(
+            'A number, or "M", "M+1", "M+2" for melee weapons. Leave empty if unknown.'
+        ),
     )
     traits = forms.MultipleChoiceField(
-        choices=TRAIT_CHOICES, required=False, widget=forms.CheckboxSelectMultiple
+        choices=trait_choices, required=False, widget=forms.CheckboxSelectMultiple
     )
 
     @classmethod
     def describe(cls, stats: dict[str, Any]) -> str:
         traits = ", ".join(t.capitalize() for t in stats.get("traits", []))
-        strength = f", Str {stats['strength']}" if stats.get("strength") else ""
-        return (
-            f"{stats.get('kind', '?')}, {stats.get('hands', '?')}-handed, "
-            f"level {stats.get('level', '?')}{strength}{', ' + traits if traits else ''}"
+        kind = {"ranged": gettext("ranged"), "melee": gettext("melee")}.get(
+            stats.get("kind"), stats.get("kind", "?")
         )
+        line = gettext("%(kind)s, %(hands)s-handed, level %(level)s") % {
+            "kind": kind,
+            "hands": stats.get("hands", "?"),
+            "level": stats.get("level", "?"),
+        }
+        if stats.get("strength"):
+            line += f", Str {stats['strength']}"
+        return line + (", " + traits if traits else "")
 
     def clean_strength(self) -> str:
         value = self.cleaned_data["strength"].strip().upper().replace(" ", "")
         if value and not STRENGTH_RE.match(value):
-            raise forms.ValidationError('Write a number from 1 to 12, or "M", "M+1" … "M+6".')
+            raise forms.ValidationError(
+                gettext_lazy('Write a number from 1 to 12, or "M", "M+1" … "M+6".')
+            )
         return value
 
     def clean(self):
@@ -69,11 +98,19 @@ class WeaponForm(EntryForm):
         traits = set(cleaned.get("traits") or [])
         if kind == "melee" and traits & bwg1.RANGED_TRAITS:
             names = ", ".join(sorted(t.capitalize() for t in traits & bwg1.RANGED_TRAITS))
-            self.add_error("traits", f"{names} is a ranged trait: make the weapon ranged.")
+            self.add_error(
+                "traits",
+                ngettext(
+                    "%(names)s is a ranged trait: make the weapon ranged.",
+                    "%(names)s are ranged traits: make the weapon ranged.",
+                    len(traits & bwg1.RANGED_TRAITS),
+                )
+                % {"names": names},
+            )
         if kind == "ranged" and traits & bwg1.MELEE_TRAITS:
-            self.add_error("traits", "Parry is a melee trait: make the weapon melee.")
+            self.add_error("traits", gettext_lazy("Parry is a melee trait: make the weapon melee."))
         if kind == "ranged" and cleaned.get("strength", "").startswith("M"):
-            self.add_error("strength", '"M" strengths are for melee weapons.')
+            self.add_error("strength", gettext_lazy('"M" strengths are for melee weapons.'))
         return cleaned
 
     def stats(self) -> dict[str, Any]:
@@ -103,7 +140,7 @@ class RecruitForm(ActionForm):
     label = _("Recruit")
 
     name = forms.CharField(max_length=100, label=_("Name"))
-    member_type = forms.ChoiceField(label=_("Type"), choices=bwg1.SYSTEM.type_choices())
+    member_type = forms.ChoiceField(label=_("Type"), choices=bwg1.SYSTEM.type_choices)
 
     @classmethod
     def initial_for(cls, *, gang: Gang, member: Member | None, figures: Any) -> dict[str, Any]:
@@ -137,11 +174,11 @@ class DetailsForm(ActionForm):
     live = True
 
     name = forms.CharField(max_length=100, required=False, label=_("Name"))
-    member_type = forms.ChoiceField(label=_("Type"), choices=bwg1.SYSTEM.type_choices())
+    member_type = forms.ChoiceField(label=_("Type"), choices=bwg1.SYSTEM.type_choices)
     profession = forms.ChoiceField(
         label=_("Profession"),
         required=False,
-        choices=[("", _("— none —")), *bwg1.SYSTEM.profession_choices()],
+        choices=profession_choices,
     )
 
     @classmethod

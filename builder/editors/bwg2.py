@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from django import forms
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 from jsonschema import Draft202012Validator
 
@@ -34,19 +34,19 @@ FACTION_CHOICES = [(f["id"], f["name"]) for f in bwg2.FACTIONS.values()]
 LEVEL_CHOICES = [(lv["id"], lv["name"]) for lv in bwg2.LEVELS.values()]
 SIZE_CHOICES = [(s["id"], f"{s['name']} ({s['base']})") for s in bwg2.SIZES.values()]
 ONE_PER_GANG_CHOICES = [
-    ("", "Default (Heroes and Henchmen one per gang, Minions any number)"),
-    ("yes", "One per gang"),
-    ("no", "Any number"),
+    ("", _("Default (Heroes and Henchmen one per gang, Minions any number)")),
+    ("yes", _("One per gang")),
+    ("no", _("Any number")),
 ]
 FLAGS = ("weightless", "unique", "consumable")
 
-EQUIPMENT_HELP = (
+EQUIPMENT_HELP = _(
     "One item per line: Name | range | Str | level | traits | flags. "
     "Range and Str are numbers, “M”, “M+1” or empty; level a number or empty; traits "
     "comma-separated (e.g. Pistol, 1-Handed); flags any of weightless, unique, consumable. "
     "Example: Hand Cannon | 10 | 4 | | Pistol, 1-Handed |"
 )
-SKILLS_HELP = (
+SKILLS_HELP = _(
     "One skill per line: Name | rules text | factions it lets the gang recruit from "
     "(comma-separated, optional). Example: Switch Sides | May recruit Cursed. | cursed"
 )
@@ -88,23 +88,34 @@ def parse_equipment(text: str) -> tuple[list[dict[str, Any]], list[str]]:
         parts = [p.strip() for p in line.split("|")]
         if len(parts) > 6:
             errors.append(
-                f"Line {number}: too many “|”: write Name | range | Str | level | traits | flags."
+                gettext(
+                    "Line %(n)s: too many “|”: write Name | range | Str | level | traits | flags."
+                )
+                % {"n": number}
             )
             continue
         parts += [""] * (6 - len(parts))
         name, rng, strength, level, traits, flags = parts
         if not name:
-            errors.append(f"Line {number}: the item has no name (write it before the first “|”).")
+            errors.append(
+                gettext("Line %(n)s: the item has no name (write it before the first “|”).")
+                % {"n": number}
+            )
             continue
         if level and not level.isdigit():
-            errors.append(f"Line {number}: level “{level}” is not a whole number.")
+            errors.append(
+                gettext("Line %(n)s: level “%(level)s” is not a whole number.")
+                % {"n": number, "level": level}
+            )
             continue
         flag_words = {f.strip().lower() for f in flags.split(",") if f.strip()}
         unknown = flag_words - set(FLAGS)
         if unknown:
             errors.append(
-                f"Line {number}: “{', '.join(sorted(unknown))}” is not a flag: use weightless, "
-                "unique or consumable."
+                gettext(
+                    "Line %(n)s: “%(flags)s” is not a flag: use weightless, unique or consumable."
+                )
+                % {"n": number, "flags": ", ".join(sorted(unknown))}
             )
             continue
         items.append(
@@ -148,7 +159,10 @@ def parse_skills(text: str) -> tuple[list[dict[str, Any]], list[str]]:
         parts = [p.strip() for p in line.split("|")]
         name = parts[0]
         if not name:
-            errors.append(f"Line {number}: the skill has no name (write it before the first “|”).")
+            errors.append(
+                gettext("Line %(n)s: the skill has no name (write it before the first “|”).")
+                % {"n": number}
+            )
             continue
         if len(parts) >= 3:
             rules_text, opens_text = "|".join(parts[1:-1]).strip(), parts[-1]
@@ -166,7 +180,10 @@ def parse_skills(text: str) -> tuple[list[dict[str, Any]], list[str]]:
                 opens.append(faction)
         if bad:
             names = ", ".join(f["id"] for f in bwg2.FACTIONS.values())
-            errors.append(f"Line {number}: “{', '.join(bad)}” is not a faction: use {names}.")
+            errors.append(
+                gettext("Line %(n)s: “%(bad)s” is not a faction: use %(names)s.")
+                % {"n": number, "bad": ", ".join(bad), "names": names}
+            )
             continue
         skills.append({"name": name, "text": rules_text, "opens_factions": opens})
     return skills, errors
@@ -188,7 +205,7 @@ def format_skills(skills: Any) -> str:
 def describe_card(stats: dict[str, Any]) -> str:
     faction = bwg2.FACTIONS.get(stats.get("faction", ""), {}).get("name", "?")
     if stats.get("artillery") is True:
-        kind = "Artillery"
+        kind = gettext("Artillery")
     else:
         kind = bwg2.LEVELS.get(stats.get("level", ""), {}).get("name", "?")
     size = bwg2.SIZES.get(stats.get("size") or bwg2.DEFAULT_SIZE, {}).get("name", "?")
@@ -204,31 +221,41 @@ class CardFields(forms.Form):
 
     faction = forms.ChoiceField(choices=FACTION_CHOICES)
     level = forms.ChoiceField(
-        choices=[("", "— (artillery has no level)"), *LEVEL_CHOICES],
+        choices=[("", gettext_lazy("— (artillery has no level)")), *LEVEL_CHOICES],
         required=False,
-        help_text="Hero, Henchman or Minion; artillery has none.",
+        help_text=gettext_lazy("Hero, Henchman or Minion; artillery has none."),
     )
     artillery = forms.BooleanField(
-        required=False, help_text="An artillery piece: not a character, no level or size bonus."
+        required=False,
+        help_text=gettext_lazy("An artillery piece: not a character, no level or size bonus."),
     )
     size = forms.ChoiceField(choices=SIZE_CHOICES, initial=bwg2.DEFAULT_SIZE)
     one_per_gang = forms.ChoiceField(choices=ONE_PER_GANG_CHOICES, required=False)
-    hp = forms.IntegerField(min_value=0, max_value=999, label="HP")
-    dp = forms.IntegerField(min_value=0, max_value=999, label="DP")
-    xp = forms.IntegerField(min_value=0, max_value=99999, label="XP", help_text="Its Fame cost.")
-    str = forms.IntegerField(min_value=0, max_value=999, label="Str")
-    spd = forms.IntegerField(min_value=0, max_value=999, label="Spd")
-    sta = forms.IntegerField(min_value=0, max_value=999, label="Sta")
-    int = forms.IntegerField(min_value=0, max_value=999, label="Int")
-    rc = forms.IntegerField(min_value=0, max_value=999, label="RC")
-    mc = forms.IntegerField(min_value=0, max_value=999, label="MC")
+    hp = forms.IntegerField(min_value=0, max_value=999, label=gettext_lazy("HP"))
+    dp = forms.IntegerField(min_value=0, max_value=999, label=gettext_lazy("DP"))
+    xp = forms.IntegerField(
+        min_value=0,
+        max_value=99999,
+        label=gettext_lazy("XP"),
+        help_text=gettext_lazy("Its Fame cost."),
+    )
+    str = forms.IntegerField(min_value=0, max_value=999, label=gettext_lazy("Str"))
+    spd = forms.IntegerField(min_value=0, max_value=999, label=gettext_lazy("Spd"))
+    sta = forms.IntegerField(min_value=0, max_value=999, label=gettext_lazy("Sta"))
+    int = forms.IntegerField(min_value=0, max_value=999, label=gettext_lazy("Int"))
+    rc = forms.IntegerField(min_value=0, max_value=999, label=gettext_lazy("RC"))
+    mc = forms.IntegerField(min_value=0, max_value=999, label=gettext_lazy("MC"))
     equipment = forms.CharField(
         required=False, widget=forms.Textarea(attrs={"rows": 3}), help_text=EQUIPMENT_HELP
     )
-    vital_info = forms.CharField(max_length=200, required=False, label="Vital info")
-    faction_rule_name = forms.CharField(max_length=80, required=False, label="Faction rule")
+    vital_info = forms.CharField(max_length=200, required=False, label=gettext_lazy("Vital info"))
+    faction_rule_name = forms.CharField(
+        max_length=80, required=False, label=gettext_lazy("Faction rule")
+    )
     faction_rule_text = forms.CharField(
-        required=False, widget=forms.Textarea(attrs={"rows": 2}), label="Faction rule text"
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        label=gettext_lazy("Faction rule text"),
     )
     skills = forms.CharField(
         required=False, widget=forms.Textarea(attrs={"rows": 3}), help_text=SKILLS_HELP
@@ -238,7 +265,7 @@ class CardFields(forms.Form):
     def clean(self):
         cleaned = super().clean()
         if not cleaned.get("artillery") and not cleaned.get("level") and "level" not in self.errors:
-            self.add_error("level", "Choose the card's level, or tick Artillery.")
+            self.add_error("level", gettext_lazy("Choose the card's level, or tick Artillery."))
         return cleaned
 
     def clean_equipment(self) -> list[dict[str, Any]]:
@@ -378,8 +405,8 @@ class CardForm(CardFields, EntryForm):
     """
 
     category = Item.Category.CARD
-    label = "Character card"
-    plural = "Character cards"
+    label = gettext_lazy("Character card")
+    plural = gettext_lazy("Character cards")
 
     # One row per item and per skill instead of the line formats of the member's card.
     equipment = None
@@ -618,25 +645,27 @@ class ExtraForm(EntryForm):
     """A consumable or thrown weapon, added to a character before the game for Fame."""
 
     category = Item.Category.EXTRA
-    label = "Consumable or thrown weapon"
-    plural = "Consumables and thrown weapons"
+    label = gettext_lazy("Consumable or thrown weapon")
+    plural = gettext_lazy("Consumables and thrown weapons")
 
-    cost = forms.IntegerField(min_value=1, max_value=9999, help_text="Fame it adds to the gang.")
+    cost = forms.IntegerField(
+        min_value=1, max_value=9999, help_text=gettext_lazy("Fame it adds to the gang.")
+    )
     level = forms.IntegerField(min_value=0, max_value=99, required=False)
     range = forms.CharField(
-        max_length=10, required=False, help_text="Inches, “M” (= Strength) or empty."
+        max_length=10, required=False, help_text=gettext_lazy("Inches, “M” (= Strength) or empty.")
     )
-    str = forms.CharField(max_length=10, required=False, label="Str")
+    str = forms.CharField(max_length=10, required=False, label=gettext_lazy("Str"))
     traits = forms.CharField(
         max_length=200,
         required=False,
-        help_text="Comma-separated, e.g. Thrown, Concealed or Consumable, Silver.",
+        help_text=gettext_lazy("Comma-separated, e.g. Thrown, Concealed or Consumable, Silver."),
     )
     consumable = forms.BooleanField(required=False, initial=True)
     weightless = forms.BooleanField(required=False)
     unique = forms.BooleanField(required=False)
     text = forms.CharField(
-        required=False, widget=forms.Textarea(attrs={"rows": 2}), label="Rules text"
+        required=False, widget=forms.Textarea(attrs={"rows": 2}), label=gettext_lazy("Rules text")
     )
 
     @classmethod
@@ -656,11 +685,11 @@ class ExtraForm(EntryForm):
     @classmethod
     def describe(cls, stats: dict[str, Any]) -> str:
         item = bwg2.Item.from_dict(stats | {"name": ""}, on_card=False)
-        bits = [f"{stats.get('cost', '?')} Fame"]
+        bits = [gettext("%(cost)s Fame") % {"cost": stats.get("cost", "?")}]
         if item.level is not None:
-            bits.append(f"level {item.level}")
+            bits.append(gettext("level %(level)s") % {"level": item.level})
         if item.range:
-            bits.append(f"range {item.range}")
+            bits.append(gettext("range %(range)s") % {"range": item.range})
         if item.str:
             bits.append(f"Str {item.str}")
         if item.traits:
@@ -677,8 +706,10 @@ class ExtraForm(EntryForm):
         if not cleaned["consumable"] and not thrown:
             self.add_error(
                 "consumable",
-                "Only Consumable items and Thrown weapons are added before the game: tick "
-                "Consumable, or give it the Thrown trait.",
+                gettext_lazy(
+                    "Only Consumable items and Thrown weapons are added before the game: tick "
+                    "Consumable, or give it the Thrown trait."
+                ),
             )
             return cleaned
         for error in schema_errors(_extra_validator, {"name": cleaned["name"], **self.stats()}):
@@ -717,7 +748,7 @@ def _save(ctx: ActionContext, data: dict[str, Any], *fields: str) -> None:
 def _card_label(item: Item) -> str:
     stats = item.stats
     if stats.get("artillery") is True:
-        kind = "Artillery"
+        kind = gettext("Artillery")
     else:
         kind = bwg2.LEVELS.get(stats.get("level", ""), {}).get("name", "?")
     faction = bwg2.FACTIONS.get(stats.get("faction", ""), {}).get("name", "?")
@@ -986,7 +1017,10 @@ class AddExtraForm(ActionForm):
         card = self.member.data.get("card") if isinstance(self.member.data, dict) else None
         if isinstance(card, dict) and card.get("artillery") is True:
             raise forms.ValidationError(
-                "Artillery is not a character: give consumables and thrown weapons to a character."
+                gettext_lazy(
+                    "Artillery is not a character: give consumables and thrown weapons "
+                    "to a character."
+                )
             )
         return cleaned
 
@@ -1006,7 +1040,9 @@ class RemoveExtraForm(ActionForm):
         index = self.cleaned_data["index"]
         extras = self.member.data.get("extras") if isinstance(self.member.data, dict) else None
         if not isinstance(extras, list) or index >= len(extras):
-            raise forms.ValidationError("That item is no longer there: reload the page.")
+            raise forms.ValidationError(
+                gettext_lazy("That item is no longer there: reload the page.")
+            )
         return index
 
     def apply(self, ctx: ActionContext) -> None:

@@ -20,13 +20,13 @@ from typing import Any
 
 import jsonschema
 from django import forms
-from django.utils.translation import gettext as gettext_now
+from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 from builder import services
 from builder.editors.base import ActionContext, ActionForm, Catalogue, Editor, EntryForm, mark
 from builder.models import Gang, Item, Member
+from gangfight_site.sorting import name_key
 from rules.base import as_int
 from rules.systems import gf26
 
@@ -45,7 +45,7 @@ LIMIT_PRESETS = (
 MAX_ATTRIBUTE = 30
 MAX_POINTS = 10_000
 MAX_EQUIPMENT = 30
-EQUIPMENT_HELP = (
+EQUIPMENT_HELP = _(
     "One piece a line: “name | points | notes” (notes optional), e.g. “Sword | 5 | hand weapon”."
 )
 
@@ -71,26 +71,35 @@ def parse_equipment(text: str) -> list[dict[str, Any]]:
             continue
         parts = [p.strip() for p in line.split("|")]
         if len(parts) < 2 or not parts[0]:
-            errors.append(f"Line {number}: write “name | points | notes”.")
+            errors.append(gettext("Line %(n)s: write “name | points | notes”.") % {"n": number})
             continue
         name, points, notes = parts[0], parts[1], "|".join(parts[2:]).strip()
         try:
             cost = int(points)
         except ValueError:
-            errors.append(f"Line {number}: the points (“{points}”) must be a whole number.")
+            errors.append(
+                gettext("Line %(n)s: the points (“%(points)s”) must be a whole number.")
+                % {"n": number, "points": points}
+            )
             continue
         if not 0 <= cost <= MAX_POINTS:
-            errors.append(f"Line {number}: the points must be from 0 to {MAX_POINTS}.")
+            errors.append(
+                gettext("Line %(n)s: the points must be from 0 to %(most)s.")
+                % {"n": number, "most": MAX_POINTS}
+            )
             continue
         if len(name) > 80 or len(notes) > 200:
-            errors.append(f"Line {number}: keep the name under 80 and the notes under 200 letters.")
+            errors.append(
+                gettext("Line %(n)s: keep the name under 80 and the notes under 200 letters.")
+                % {"n": number}
+            )
             continue
         entry: dict[str, Any] = {"name": name, "points": cost}
         if notes:
             entry["notes"] = notes
         entries.append(entry)
     if len(entries) > MAX_EQUIPMENT:
-        errors.append(f"At most {MAX_EQUIPMENT} pieces of equipment.")
+        errors.append(gettext("At most %(most)s pieces of equipment.") % {"most": MAX_EQUIPMENT})
     if errors:
         raise forms.ValidationError(errors)
     return entries
@@ -131,12 +140,13 @@ def describe_profile(stats: dict[str, Any]) -> str:
         f"{e.get('name', '?')} ({e.get('points', 0)})" for e in stats.get("equipment", [])
     )
     if kit:
-        price = gettext_now("%(price)s pts with its kit (profile %(points)s)") % {
+        price = gettext("%(price)s pts with its kit (profile %(points)s)") % {
             "price": profile_price(stats),
             "points": stats.get("points", "?"),
         }
         return f"{troop}, {size}, {price} · {line} · {kit}"
-    return f"{troop}, {size}, {stats.get('points', '?')} pts · {line}"
+    points = gettext("%(points)s pts") % {"points": stats.get("points", "?")}
+    return f"{troop}, {size}, {points} · {line}"
 
 
 def profile_line(stats: dict[str, Any]) -> str:
@@ -170,23 +180,25 @@ PERK_RULES = {p["id"]: perk_rule(p) for p in gf26.PERKS.values()}
 class ProfileFields(forms.Form):
     """The fields of a profile (without its name), shared by packs and the member editor."""
 
-    troop_type = forms.ChoiceField(choices=TROOP_CHOICES, label="Troop type")
+    troop_type = forms.ChoiceField(choices=TROOP_CHOICES, label=gettext_lazy("Troop type"))
     size = forms.ChoiceField(choices=SIZE_CHOICES, initial="medium")
-    points = forms.IntegerField(min_value=0, max_value=MAX_POINTS, help_text="The profile's cost.")
-    mov = forms.IntegerField(min_value=0, max_value=MAX_ATTRIBUTE, label="MOV")
-    att = forms.IntegerField(min_value=0, max_value=MAX_ATTRIBUTE, label="ATT")
-    mrk = forms.IntegerField(min_value=0, max_value=MAX_ATTRIBUTE, label="MRK")
-    def_ = forms.IntegerField(min_value=0, max_value=MAX_ATTRIBUTE, label="DEF")
-    iv = forms.IntegerField(min_value=0, max_value=MAX_ATTRIBUTE, label="IV")
-    wp = forms.IntegerField(min_value=0, max_value=MAX_ATTRIBUTE, label="WP")
-    arm = forms.IntegerField(min_value=0, max_value=MAX_ATTRIBUTE, label="ARM")
-    en = forms.IntegerField(min_value=0, max_value=MAX_ATTRIBUTE, label="EN")
-    dam = forms.IntegerField(min_value=0, max_value=MAX_ATTRIBUTE, label="DAM")
+    points = forms.IntegerField(
+        min_value=0, max_value=MAX_POINTS, help_text=gettext_lazy("The profile's cost.")
+    )
+    mov = forms.IntegerField(min_value=0, max_value=MAX_ATTRIBUTE, label=gettext_lazy("MOV"))
+    att = forms.IntegerField(min_value=0, max_value=MAX_ATTRIBUTE, label=gettext_lazy("ATT"))
+    mrk = forms.IntegerField(min_value=0, max_value=MAX_ATTRIBUTE, label=gettext_lazy("MRK"))
+    def_ = forms.IntegerField(min_value=0, max_value=MAX_ATTRIBUTE, label=gettext_lazy("DEF"))
+    iv = forms.IntegerField(min_value=0, max_value=MAX_ATTRIBUTE, label=gettext_lazy("IV"))
+    wp = forms.IntegerField(min_value=0, max_value=MAX_ATTRIBUTE, label=gettext_lazy("WP"))
+    arm = forms.IntegerField(min_value=0, max_value=MAX_ATTRIBUTE, label=gettext_lazy("ARM"))
+    en = forms.IntegerField(min_value=0, max_value=MAX_ATTRIBUTE, label=gettext_lazy("EN"))
+    dam = forms.IntegerField(min_value=0, max_value=MAX_ATTRIBUTE, label=gettext_lazy("DAM"))
     equipment = forms.CharField(
         required=False,
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text=EQUIPMENT_HELP,
-        label="The profile's equipment",
+        label=gettext_lazy("The profile's equipment"),
     )
     setting = forms.ChoiceField(choices=SETTING_CHOICES, required=False)
 
@@ -235,8 +247,8 @@ class ProfileForm(EntryForm, ProfileFields):
     """A profile for a pack: troop type, size, the nine attributes, points, equipment."""
 
     category = Item.Category.PROFILE
-    label = "Profile"
-    plural = "Profiles"
+    label = gettext_lazy("Profile")
+    plural = gettext_lazy("Profiles")
     field_order = ["name"]
 
     @classmethod
@@ -261,11 +273,13 @@ class EquipmentForm(EntryForm):
     """A piece of equipment a member can buy on top of its profile's own."""
 
     category = Item.Category.EQUIPMENT
-    label = "Equipment"
-    plural = "Equipment"
+    label = gettext_lazy("Equipment")
+    plural = gettext_lazy("Equipment")
 
     points = forms.IntegerField(min_value=0, max_value=MAX_POINTS)
-    notes = forms.CharField(max_length=200, required=False, help_text="e.g. “+2 DAM, two hands”.")
+    notes = forms.CharField(
+        max_length=200, required=False, help_text=gettext_lazy("e.g. “+2 DAM, two hands”.")
+    )
 
     @classmethod
     def describe(cls, stats: dict[str, Any]) -> str:
@@ -314,7 +328,7 @@ def _troop_name(stats: dict[str, Any]) -> str:
 
 def _profile_label(item: Item) -> str:
     """“Human Captain (Hero) · 120 pts”: what the model will cost, with its kit."""
-    return gettext_now("%(name)s (%(troop)s) · %(price)s pts") % {
+    return gettext("%(name)s (%(troop)s) · %(price)s pts") % {
         "name": item.name,
         "troop": _troop_name(item.stats),
         "price": profile_price(item.stats),
@@ -322,7 +336,7 @@ def _profile_label(item: Item) -> str:
 
 
 def _equipment_label(item: Item) -> str:
-    return gettext_now("%(name)s (%(points)s pts)") % {
+    return gettext("%(name)s (%(points)s pts)") % {
         "name": item.name,
         "points": item.stats.get("points", "?"),
     }
@@ -344,7 +358,7 @@ class AddMemberForm(ActionForm):
 
     def setup(self) -> None:
         profiles = self.catalogue.choices(Item.Category.PROFILE, _profile_label)
-        self.fields["profile"].choices = [("", gettext_now("Choose a profile…")), *profiles]
+        self.fields["profile"].choices = [("", gettext("Choose a profile…")), *profiles]
 
     def clean_profile(self) -> Item:
         item = self.catalogue.get(self.cleaned_data["profile"], Item.Category.PROFILE)
@@ -586,7 +600,7 @@ class AddEquipmentForm(ActionForm):
 
     def setup(self) -> None:
         kit = self.catalogue.choices(Item.Category.EQUIPMENT, _equipment_label)
-        self.fields["item"].choices = [("", gettext_now("Buy equipment…")), *kit]
+        self.fields["item"].choices = [("", gettext("Buy equipment…")), *kit]
 
     def clean_item(self) -> Item:
         item = self.catalogue.get(self.cleaned_data["item"], Item.Category.EQUIPMENT)
@@ -659,9 +673,9 @@ class Gf26Editor(Editor):
         row = super().row(member, figures)
         parts = [figures.troop_label]
         if figures.is_party_leader:
-            parts.append(gettext_now("Party Leader"))
+            parts.append(gettext("Party Leader"))
         if figures.unit:
-            parts.append(gettext_now("Unit %(unit)s") % {"unit": figures.unit})
+            parts.append(gettext("Unit %(unit)s") % {"unit": figures.unit})
         if figures.profile_name:
             parts.append(figures.profile_name)
         row["kind"] = " · ".join(parts)
@@ -688,7 +702,7 @@ class Gf26Editor(Editor):
         }
 
     def extra_context(self, evaluated: Any, catalogue: Catalogue) -> dict[str, Any]:
-        units = sorted({u["name"] for u in evaluated.report.gang.get("units", [])}, key=str.lower)
+        units = sorted({u["name"] for u in evaluated.report.gang.get("units", [])}, key=name_key)
         profiles = [
             {
                 "item": i,
@@ -707,7 +721,7 @@ class Gf26Editor(Editor):
 
     def all_good(self, evaluated: Any) -> str:
         report = evaluated.report
-        legal = gettext_now("Nothing to fix: the gang is legal.")
+        legal = gettext("Nothing to fix: the gang is legal.")
         if report.limit is None:
             return legal
         left = report.limit - report.total
@@ -718,9 +732,7 @@ class Gf26Editor(Editor):
                 left,
             ) % {"left": left, "limit": report.limit}
         else:
-            more = gettext_now("Every one of the %(limit)s points is spent.") % {
-                "limit": report.limit
-            }
+            more = gettext("Every one of the %(limit)s points is spent.") % {"limit": report.limit}
         return f"{legal} {more}"
 
     def builtin_content(self) -> list[dict[str, Any]]:

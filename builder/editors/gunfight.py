@@ -20,7 +20,7 @@ import re
 from typing import Any
 
 from django import forms
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.utils.translation import gettext_lazy as _
 from jsonschema import Draft202012Validator
 
@@ -93,7 +93,7 @@ def describe_character(data: dict[str, Any], name: str = "") -> str:
     )
     abilities = ", ".join(gf.ABILITIES[a]["name"] for a in data.get("abilities", []))
     who = f"{name} — " if name else ""
-    return f"{who}{ctype} ({exp}): {chars} · {abilities or 'no abilities'}"
+    return f"{who}{ctype} ({exp}): {chars} · {abilities or gettext('no abilities')}"
 
 
 def weapon_entry(item: Item) -> dict[str, Any]:
@@ -121,9 +121,9 @@ def weapon_label(stats: dict[str, Any]) -> str:
     if any(stats.get(s) is not None for s in ("point_blank", "normal", "long")):
         parts.append("/".join(rng(stats.get(s)) for s in ("point_blank", "normal", "long")))
     if stats.get("shots") is not None:
-        parts.append(f"{stats['shots']} shot{'s' if stats['shots'] != 1 else ''}")
+        parts.append(ngettext("%(n)s shot", "%(n)s shots", stats["shots"]) % {"n": stats["shots"]})
     if not parts:
-        parts.append(stats.get("kind", "").replace("_", " ") or "no range")
+        parts.append(stats.get("kind", "").replace("_", " ") or gettext("no range"))
     return ", ".join(parts)
 
 
@@ -148,7 +148,7 @@ def _member_data(member) -> dict[str, Any]:
 class RollCharacterForm(ActionForm):
     """Roll a character: 1D6 + 4 per characteristic, abilities on the type's D20 table."""
 
-    label = "Roll a character"
+    label = gettext_lazy("Roll a character")
     rolls = True
 
     #: Not on the page (the character is named after its type, renamed in its panel);
@@ -177,19 +177,22 @@ class AddFiguresForm(ActionForm):
     one button per kind (one figure, named after its kind); how many, their type and
     weapons are set in the new entry's panel. A post may give them all at once."""
 
-    label = "Add figures"
+    label = gettext_lazy("Add figures")
 
     figure = forms.ChoiceField(label=_("Kind"), choices=FIGURE_CHOICES)
     count = forms.IntegerField(
         label=_("How many"), min_value=1, max_value=MAX_COUNT, initial=1, required=False
     )
     name = forms.CharField(
-        max_length=100, required=False, help_text="Optional, e.g. “Cavalry troopers”."
+        max_length=100, required=False, help_text=gettext_lazy("Optional, e.g. “Cavalry troopers”.")
     )
     character_type = forms.ChoiceField(
-        label="Type", choices=DESCRIPTION_CHOICES, required=False, help_text="Optional."
+        label=gettext_lazy("Type"),
+        choices=DESCRIPTION_CHOICES,
+        required=False,
+        help_text=gettext_lazy("Optional."),
     )
-    weapon = forms.ChoiceField(label="Weapon", required=False)
+    weapon = forms.ChoiceField(label=gettext_lazy("Weapon"), required=False)
 
     def setup(self) -> None:
         self.fields["weapon"].choices = [("", "— none —"), *_weapon_choices(self.catalogue)]
@@ -268,7 +271,7 @@ class EnterCharacterForm(ActionForm):
     and experience; it opens with 7 in each characteristic and no abilities yet, and its
     panel (the character's numbers open) takes the rest as it is typed."""
 
-    label = "Add this character"
+    label = gettext_lazy("Add this character")
 
     name = forms.CharField(label=_("Name"), max_length=100, required=False)
     character_type = forms.ChoiceField(label=_("Type"), choices=TYPE_CHOICES)
@@ -298,8 +301,8 @@ class MemberForm(ActionForm):
         cleaned = super().clean()
         figure = gf.normalise(_member_data(self.member).get("figure"))
         if self.for_figures is not None and figure not in self.for_figures:
-            kinds = " or ".join(gf.FIGURE_LABELS[f] for f in self.for_figures)
-            raise forms.ValidationError(f"Only a {kinds} can do this.")
+            kinds = gettext(" or ").join(gf.FIGURE_LABELS[f] for f in self.for_figures)
+            raise forms.ValidationError(gettext("Only a %(kinds)s can do this.") % {"kinds": kinds})
         return cleaned
 
     def save(self, ctx: ActionContext, data: dict[str, Any], *fields: str) -> None:
@@ -308,7 +311,7 @@ class MemberForm(ActionForm):
 
 
 class RenameForm(MemberForm):
-    label = "Rename"
+    label = gettext_lazy("Rename")
     live = True
 
     name = forms.CharField(label=_("Name"), max_length=100, required=False)
@@ -327,7 +330,7 @@ class EditCharacterForm(CharacterFieldsMixin, MemberForm):
     changes). A rolled character whose numbers change becomes "entered" (its dice stay in
     the dice log)."""
 
-    label = "Save character"
+    label = gettext_lazy("Save character")
     live = True
     for_figures = ("character",)
 
@@ -352,7 +355,7 @@ class AddAbilityForm(MemberForm):
     """Picking a special ability adds it: those of the character's own table first, then
     the others, each saying which table it is on (allowed, with a warning)."""
 
-    label = "Add ability"
+    label = gettext_lazy("Add ability")
     live = True
     for_figures = ("character",)
 
@@ -376,7 +379,7 @@ class AddAbilityForm(MemberForm):
 class RemoveAbilityForm(MemberForm):
     """Take one special ability off (any figure: troopers and rabble should have none)."""
 
-    label = "Remove ability"
+    label = gettext_lazy("Remove ability")
 
     index = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
 
@@ -399,7 +402,7 @@ class RemoveAbilityForm(MemberForm):
 class RerollForm(MemberForm):
     """Roll this character afresh (same name, type, experience and weapons)."""
 
-    label = "Re-roll"
+    label = gettext_lazy("Re-roll")
     rolls = True
     for_figures = ("character",)
 
@@ -410,7 +413,9 @@ class RerollForm(MemberForm):
             data.get("character_type") not in gf.CHARACTER_TYPES
             or data.get("experience") not in gf.EXPERIENCE
         ):
-            raise forms.ValidationError("Choose the character's type and experience first.")
+            raise forms.ValidationError(
+                gettext_lazy("Choose the character's type and experience first.")
+            )
         return cleaned
 
     def apply(self, ctx: ActionContext) -> None:
@@ -426,7 +431,7 @@ class RerollForm(MemberForm):
 class FiguresForm(MemberForm):
     """How many figures a trooper or rabble entry stands for, and what they are."""
 
-    label = "Save"
+    label = gettext_lazy("Save")
     live = True
     for_figures = ("trooper", "rabble")
 
@@ -456,7 +461,7 @@ class FiguresForm(MemberForm):
 class AddWeaponForm(MemberForm):
     """Picking a weapon in the list adds it."""
 
-    label = "Add weapon"
+    label = gettext_lazy("Add weapon")
     live = True
 
     weapon = forms.ChoiceField(label=_("Add a weapon"))
@@ -477,7 +482,7 @@ class AddWeaponForm(MemberForm):
 
 
 class RemoveWeaponForm(MemberForm):
-    label = "Remove weapon"
+    label = gettext_lazy("Remove weapon")
 
     index = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
 
@@ -485,7 +490,7 @@ class RemoveWeaponForm(MemberForm):
         index = self.cleaned_data["index"]
         weapons = _member_data(self.member).get("weapons") or []
         if index >= len(weapons):
-            raise forms.ValidationError("That weapon is not carried any more.")
+            raise forms.ValidationError(gettext_lazy("That weapon is not carried any more."))
         return index
 
     def apply(self, ctx: ActionContext) -> None:
@@ -499,7 +504,7 @@ class RemoveWeaponForm(MemberForm):
 
 
 class RemoveMemberForm(MemberForm):
-    label = "Remove"
+    label = gettext_lazy("Remove")
 
     def apply(self, ctx: ActionContext) -> None:
         ctx.member.delete()
@@ -512,19 +517,27 @@ class WeaponForm(EntryForm):
     """A house weapon: ranges in inches (empty = none) and shots before reloading."""
 
     category = Item.Category.WEAPON
-    label = "Weapon"
-    plural = "Weapons"
+    label = gettext_lazy("Weapon")
+    plural = gettext_lazy("Weapons")
 
     point_blank = forms.IntegerField(
-        label="Point blank", min_value=0, max_value=200, required=False, help_text="Inches."
+        label=gettext_lazy("Point blank"),
+        min_value=0,
+        max_value=200,
+        required=False,
+        help_text=gettext_lazy("Inches."),
     )
-    normal = forms.IntegerField(min_value=0, max_value=200, required=False, help_text="Inches.")
-    long = forms.IntegerField(min_value=0, max_value=200, required=False, help_text="Inches.")
+    normal = forms.IntegerField(
+        min_value=0, max_value=200, required=False, help_text=gettext_lazy("Inches.")
+    )
+    long = forms.IntegerField(
+        min_value=0, max_value=200, required=False, help_text=gettext_lazy("Inches.")
+    )
     shots = forms.IntegerField(
         min_value=1,
         max_value=200,
         required=False,
-        help_text="Shots before reloading; empty if it doesn't track ammunition.",
+        help_text=gettext_lazy("Shots before reloading; empty if it doesn't track ammunition."),
     )
     notes = forms.CharField(
         max_length=300, required=False, widget=forms.Textarea(attrs={"rows": 2})
@@ -543,8 +556,11 @@ class WeaponForm(EntryForm):
         book = gf._WEAPON_LOOKUP.get(gf.normalise(name))
         if book:
             raise forms.ValidationError(
-                f"The book already has the {gf.WEAPONS[book]['name']}: its numbers are "
-                "used whatever a pack says. Give your weapon another name."
+                gettext(
+                    "The book already has the %(weapon)s: its numbers are "
+                    "used whatever a pack says. Give your weapon another name."
+                )
+                % {"weapon": gf.WEAPONS[book]["name"]}
             )
         return name
 
@@ -554,7 +570,10 @@ class WeaponForm(EntryForm):
             return cleaned
         entry = {"name": cleaned.get("name", ""), **self.stats()}
         for error in _WEAPON_VALIDATOR.iter_errors(entry):
-            self.add_error(None, f"Not a weapon Gunfight can read: {error.message}")
+            self.add_error(
+                None,
+                gettext("Not a weapon Gunfight can read: %(error)s") % {"error": error.message},
+            )
         return cleaned
 
     def stats(self) -> dict[str, Any]:

@@ -23,8 +23,8 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 from builder import services
 from builder.editors.base import ActionContext, ActionForm, Editor
@@ -40,7 +40,10 @@ NAME_MAX = Member._meta.get_field("name").max_length
 def tier_label(tier: rivals.Tier) -> str:
     """How a tier shows in its select: value and cost first (they stay readable in a
     narrow select), then the book's name: "+3 (4 CCP) · Gunslinger"."""
-    value = f"{tier.actions} actions" if tier.actions is not None else f"+{tier.bonus}"
+    if tier.actions is not None:
+        value = ngettext("%(n)s action", "%(n)s actions", tier.actions) % {"n": tier.actions}
+    else:
+        value = f"+{tier.bonus}"
     return f"{value} ({tier.cost} CCP) · {tier.name}"
 
 
@@ -56,11 +59,12 @@ def pack_label(pack_id: str) -> str:
 
 TABLE_CHOICES = [(t.id, table_label(t)) for t in TABLES.values()]
 PACK_CHOICES = [(pid, pack_label(pid)) for pid in PACKS]
-GENDER_CHOICES = list(rivals.GENDERS.items())
-HAND_CHOICES = list(rivals.HANDS.items())
+# The engine's plain words (marked there with gettext_noop), translated where shown.
+GENDER_CHOICES = [(k, gettext_lazy(v)) for k, v in rivals.GENDERS.items()]
+HAND_CHOICES = [(k, gettext_lazy(v)) for k, v in rivals.HANDS.items()]
 
 
-NO_NAME = "Give the outlaw a name (it goes on the Wanted Poster)."
+NO_NAME = gettext_lazy("Give the outlaw a name (it goes on the Wanted Poster).")
 
 
 def outlaw_name(value: str) -> str:
@@ -143,7 +147,9 @@ class UseSuggestedNameForm(ActionForm):
         ]
         if not leaders or not leaders[0].name.strip():
             raise forms.ValidationError(
-                "Mark a named outlaw as the leader first: the gang is named after them."
+                gettext_lazy(
+                    "Mark a named outlaw as the leader first: the gang is named after them."
+                )
             )
         suggested = rivals.suggested_gang_name(leaders[0].name)
         cleaned["name"] = suggested[: self.gang._meta.get_field("name").max_length]
@@ -222,25 +228,27 @@ class PosterForm(ActionForm):
     )
     gender = forms.ChoiceField(
         choices=GENDER_CHOICES,
-        error_messages={"invalid_choice": "Choose male or female."},
+        error_messages={"invalid_choice": gettext_lazy("Choose male or female.")},
     )
     hand = forms.ChoiceField(
         choices=HAND_CHOICES,
-        label="Handedness",
-        error_messages={"invalid_choice": "Choose left- or right-handed."},
+        label=gettext_lazy("Handedness"),
+        error_messages={"invalid_choice": gettext_lazy("Choose left- or right-handed.")},
     )
     pack = forms.ChoiceField(
         choices=PACK_CHOICES,
-        label="Equipment pack (free)",
+        label=gettext_lazy("Equipment pack (free)"),
         error_messages={"invalid_choice": f"Choose pack {', '.join(PACKS)}."},
     )
     drunk = forms.BooleanField(
-        required=False, label="Drunk", help_text="Optional rule: agree it with your opponent."
+        required=False,
+        label=gettext_lazy("Drunk"),
+        help_text=gettext_lazy("Optional rule: agree it with your opponent."),
     )
     tuwa = forms.BooleanField(
         required=False,
-        label="Tuwa (Brave)",
-        help_text="Optional rule: agree it with your opponent.",
+        label=gettext_lazy("Tuwa (Brave)"),
+        help_text=gettext_lazy("Optional rule: agree it with your opponent."),
     )
 
     def setup(self) -> None:
@@ -297,7 +305,7 @@ class RollSkillForm(ActionForm):
 
     table = forms.ChoiceField(
         choices=TABLE_CHOICES,
-        label="Special-skill table",
+        label=gettext_lazy("Special-skill table"),
         error_messages={"invalid_choice": f"Choose a table: {rivals._TABLE_LIST}."},
     )
 
@@ -322,18 +330,18 @@ class EnterSkillForm(ActionForm):
 
     table = forms.ChoiceField(
         choices=TABLE_CHOICES,
-        label="Table",
+        label=gettext_lazy("Table"),
         error_messages={"invalid_choice": f"Choose a table: {rivals._TABLE_LIST}."},
     )
     roll = forms.IntegerField(
         min_value=1,
         max_value=6,
-        label="1D6 rolled",
+        label=gettext_lazy("1D6 rolled"),
         error_messages={
-            "min_value": "A 1D6 roll is 1 to 6.",
-            "max_value": "A 1D6 roll is 1 to 6.",
-            "invalid": "Enter the number rolled, 1 to 6.",
-            "required": "Enter the number rolled, 1 to 6.",
+            "min_value": gettext_lazy("A 1D6 roll is 1 to 6."),
+            "max_value": gettext_lazy("A 1D6 roll is 1 to 6."),
+            "invalid": gettext_lazy("Enter the number rolled, 1 to 6."),
+            "required": gettext_lazy("Enter the number rolled, 1 to 6."),
         },
     )
 

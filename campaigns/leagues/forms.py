@@ -20,6 +20,8 @@ from campaigns.leagues import standings as arithmetic
 from campaigns.leagues.models import ClubMember, League, MatchReport, Pairing
 from campaigns.models import Campaign, CampaignGang
 from rules import all_systems
+from rules.scenarios import canonical
+from rules.scenarios import lists_for as scenario_lists
 
 #: what a league's cap means in each game (shown beside the cap field)
 CAP_HELP = {
@@ -32,9 +34,9 @@ CAP_HELP = {
 #: games whose cap can't be set (the rules fix it, or there is none)
 NO_CAP = {"rivals", "gunfight"}
 ROUNDS_HELP = gettext_lazy(
-    "Round robin: leave it empty and everyone plays everyone once (players \u2212 1 "
+    "Round robin: leave it empty and everyone plays everyone once (players − 1 "  # noqa: RUF001 (a minus sign, written out: xgettext reads no \u escapes)
     "rounds, or players if odd), or give fewer rounds to shorten it. Swiss: as many "
-    "rounds as you like (with n players, about log\u2082 n rounds find a winner); empty, "
+    "rounds as you like (with n players, about log₂ n rounds find a winner); empty, "
     "5."
 )
 FIRST_ROUND_HELP = gettext_lazy(
@@ -52,13 +54,15 @@ def system_choices() -> list[tuple[str, str]]:
 
 class ClubForm(forms.Form):
     name = forms.CharField(
-        max_length=80, label="Club name", error_messages={"required": "Give the club a name."}
+        max_length=80,
+        label=gettext_lazy("Club name"),
+        error_messages={"required": gettext_lazy("Give the club a name.")},
     )
     about = forms.CharField(
         required=False,
         max_length=2000,
         widget=forms.Textarea(attrs={"rows": 4}),
-        help_text="Where and when you play, and anything members should know.",
+        help_text=gettext_lazy("Where and when you play, and anything members should know."),
     )
 
     def __init__(self, *args: Any, **kwargs: Any):
@@ -68,12 +72,12 @@ class ClubForm(forms.Form):
     def clean_name(self) -> str:
         name = self.cleaned_data["name"].strip()
         if not name:
-            raise forms.ValidationError("Give the club a name.")
+            raise forms.ValidationError(gettext_lazy("Give the club a name."))
         return name
 
 
 class RoleForm(forms.Form):
-    role = forms.ChoiceField(choices=ClubMember.ROLES, label="Role")
+    role = forms.ChoiceField(choices=ClubMember.ROLES, label=gettext_lazy("Role"))
 
 
 # --------------------------------------------------------------------------- leagues
@@ -83,7 +87,7 @@ class TiebreakWidget(forms.MultiWidget):
     """Three selects, the first tiebreaker first."""
 
     def __init__(self, attrs: dict[str, Any] | None = None):
-        choices = [("", "—"), *arithmetic.TIEBREAKS.items()]
+        choices = [("", "—"), *((k, gettext_lazy(v)) for k, v in arithmetic.TIEBREAKS.items())]
         widgets = [
             forms.Select(choices=choices, attrs={"aria-label": f"{n} tiebreaker"})
             for n in TIEBREAK_ORDER
@@ -105,7 +109,7 @@ class TiebreakField(forms.MultiValueField):
     widget = TiebreakWidget
 
     def __init__(self, **kwargs: Any):
-        choices = [("", "—"), *arithmetic.TIEBREAKS.items()]
+        choices = [("", "—"), *((k, gettext_lazy(v)) for k, v in arithmetic.TIEBREAKS.items())]
         fields = [forms.ChoiceField(choices=choices, required=False) for _ in TIEBREAK_ORDER]
         super().__init__(fields, require_all_fields=False, required=False, **kwargs)
 
@@ -120,38 +124,50 @@ class LeagueForm(forms.Form):
     """A new league, or a league's settings (``league`` given)."""
 
     name = forms.CharField(
-        max_length=80, label="League name", error_messages={"required": "Give the league a name."}
+        max_length=80,
+        label=gettext_lazy("League name"),
+        error_messages={"required": gettext_lazy("Give the league a name.")},
     )
-    system = forms.ChoiceField(label="Game")
+    system = forms.ChoiceField(label=gettext_lazy("Game"))
     cap = forms.IntegerField(
         required=False,
         min_value=1,
         max_value=100_000,
-        label="Cap",
-        help_text="Empty: each gang's own limit.",
+        label=gettext_lazy("Cap"),
+        help_text=gettext_lazy("Empty: each gang's own limit."),
     )
     starts = forms.DateField(
-        required=False, label="Starts", widget=forms.DateInput(attrs={"type": "date"})
+        required=False, label=gettext_lazy("Starts"), widget=forms.DateInput(attrs={"type": "date"})
     )
     ends = forms.DateField(
-        required=False, label="Ends", widget=forms.DateInput(attrs={"type": "date"})
+        required=False, label=gettext_lazy("Ends"), widget=forms.DateInput(attrs={"type": "date"})
     )
-    win_points = forms.IntegerField(min_value=0, max_value=100, initial=3, label="Win")
-    draw_points = forms.IntegerField(min_value=0, max_value=100, initial=1, label="Draw")
-    loss_points = forms.IntegerField(min_value=0, max_value=100, initial=0, label="Loss")
+    win_points = forms.IntegerField(
+        min_value=0, max_value=100, initial=3, label=gettext_lazy("Win")
+    )
+    draw_points = forms.IntegerField(
+        min_value=0, max_value=100, initial=1, label=gettext_lazy("Draw")
+    )
+    loss_points = forms.IntegerField(
+        min_value=0, max_value=100, initial=0, label=gettext_lazy("Loss")
+    )
     tiebreaks = TiebreakField(
-        label="Tiebreakers after points, in order",
+        label=gettext_lazy("Tiebreakers after points, in order"),
         initial=list(arithmetic.DEFAULT_TIEBREAKS),
-        help_text="Players equal on points are split by the first; still equal, by the "
-        "second; and so on. Equal on all of them, they share a rank.",
+        help_text=gettext_lazy(
+            "Players equal on points are split by the first; still equal, by the "
+            "second; and so on. Equal on all of them, they share a rank."
+        ),
     )
     pairing = forms.ChoiceField(
         choices=League.PAIRINGS,
         initial=League.SWISS,
         widget=forms.RadioSelect,
-        label="Pairing",
-        help_text="Swiss: each round pairs players on the same points (or as close as can "
-        "be) who have not met. Round robin: everyone plays everyone once.",
+        label=gettext_lazy("Pairing"),
+        help_text=gettext_lazy(
+            "Swiss: each round pairs players on the same points (or as close as can "
+            "be) who have not met. Round robin: everyone plays everyone once."
+        ),
     )
     first_round = forms.ChoiceField(
         choices=League.FIRST_ROUNDS,
@@ -162,15 +178,21 @@ class LeagueForm(forms.Form):
         help_text=FIRST_ROUND_HELP,
     )
     rounds = forms.IntegerField(
-        required=False, min_value=1, max_value=50, label="Number of rounds", help_text=ROUNDS_HELP
+        required=False,
+        min_value=1,
+        max_value=50,
+        label=gettext_lazy("Number of rounds"),
+        help_text=ROUNDS_HELP,
     )
     campaign = forms.ModelChoiceField(
         queryset=Campaign.objects.none(),
         required=False,
-        label="Campaign to feed",
-        empty_label="None",
-        help_text="A campaign of the same game that you organise: each confirmed result "
-        "begins an encounter there between the two players' campaign gangs.",
+        label=gettext_lazy("Campaign to feed"),
+        empty_label=gettext_lazy("None"),
+        help_text=gettext_lazy(
+            "A campaign of the same game that you organise: each confirmed result "
+            "begins an encounter there between the two players' campaign gangs."
+        ),
     )
 
     def __init__(self, *args: Any, user, league: League | None = None, **kwargs: Any):
@@ -202,14 +224,15 @@ class LeagueForm(forms.Form):
     def clean_name(self) -> str:
         name = self.cleaned_data["name"].strip()
         if not name:
-            raise forms.ValidationError("Give the league a name.")
+            raise forms.ValidationError(gettext_lazy("Give the league a name."))
         return name
 
     def clean_rounds(self) -> int | None:
         rounds = self.cleaned_data["rounds"]
         if rounds is not None and rounds < self.played_rounds:
             raise forms.ValidationError(
-                f"{self.played_rounds} rounds are already paired: at least that many."
+                _("%(count)s rounds are already paired: at least that many.")
+                % {"count": self.played_rounds}
             )
         return rounds
 
@@ -217,13 +240,13 @@ class LeagueForm(forms.Form):
         data = super().clean()
         starts, ends = data.get("starts"), data.get("ends")
         if starts and ends and ends < starts:
-            self.add_error("ends", "The league can't end before it starts.")
+            self.add_error("ends", gettext_lazy("The league can't end before it starts."))
         system = data.get("system")
         if system in NO_CAP and data.get("cap") is not None:
             self.add_error("cap", CAP_HELP[system].replace("No cap to set", "Leave it empty"))
         campaign = data.get("campaign")
         if campaign is not None and system and campaign.system != system:
-            self.add_error("campaign", "Choose a campaign of the league's game.")
+            self.add_error("campaign", gettext_lazy("Choose a campaign of the league's game."))
         return data
 
     def league_fields(self) -> dict[str, Any]:
@@ -277,20 +300,24 @@ class RegisterForm(forms.Form):
 
     gang = forms.TypedChoiceField(
         coerce=int,
-        label="Your gang",
+        label=gettext_lazy("Your gang"),
         error_messages={
-            "required": "Choose the gang you play with.",
-            "invalid_choice": "Choose one of your own gangs of the league's game.",
+            "required": gettext_lazy("Choose the gang you play with."),
+            "invalid_choice": gettext_lazy("Choose one of your own gangs of the league's game."),
         },
     )
     campaign_gang = forms.ModelChoiceField(
         queryset=CampaignGang.objects.none(),
         required=False,
-        label="Your gang in the league's campaign",
-        empty_label="None (results are not fed to the campaign)",
-        error_messages={"invalid_choice": "Choose one of your own gangs in the campaign."},
-        help_text="Confirmed results begin an encounter in the campaign between the two "
-        "players' campaign gangs.",
+        label=gettext_lazy("Your gang in the league's campaign"),
+        empty_label=gettext_lazy("None (results are not fed to the campaign)"),
+        error_messages={
+            "invalid_choice": gettext_lazy("Choose one of your own gangs in the campaign.")
+        },
+        help_text=gettext_lazy(
+            "Confirmed results begin an encounter in the campaign between the two "
+            "players' campaign gangs."
+        ),
     )
 
     def __init__(self, *args: Any, league: League, user, gangs: Sequence[tuple[int, str]], **kw):
@@ -318,12 +345,18 @@ class SwapForm(forms.Form):
     ``"<table>:<side>"`` (side ``a`` or ``b``)."""
 
     first = forms.ChoiceField(
-        label="Move this player",
-        error_messages={"required": "Choose a player.", "invalid_choice": "Choose a player."},
+        label=gettext_lazy("Move this player"),
+        error_messages={
+            "required": gettext_lazy("Choose a player."),
+            "invalid_choice": gettext_lazy("Choose a player."),
+        },
     )
     second = forms.ChoiceField(
-        label="…to the place of",
-        error_messages={"required": "Choose a player.", "invalid_choice": "Choose a player."},
+        label=gettext_lazy("…to the place of"),
+        error_messages={
+            "required": gettext_lazy("Choose a player."),
+            "invalid_choice": gettext_lazy("Choose a player."),
+        },
     )
 
     def __init__(self, *args: Any, players: Sequence[tuple[str, str]], **kwargs: Any):
@@ -336,7 +369,7 @@ class SwapForm(forms.Form):
         data = super().clean()
         first, second = data.get("first"), data.get("second")
         if first and second and first.split(":")[0] == second.split(":")[0]:
-            self.add_error("second", "Choose a player at another table.")
+            self.add_error("second", gettext_lazy("Choose a player at another table."))
         return data
 
     @staticmethod
@@ -349,10 +382,20 @@ def swap_choices(pairings: Sequence[Any]) -> list[tuple[str, str]]:
     """Every player of a round, as the swap form offers them."""
     out = []
     for p in pairings:
-        out.append((f"{p.table}:a", f"Table {p.table}: {p.a.gang_name} ({p.a.player.username})"))
+        out.append(
+            (
+                f"{p.table}:a",
+                _("Table %(table)s: %(gang)s (%(player)s)")
+                % {"table": p.table, "gang": p.a.gang_name, "player": p.a.player.username},
+            )
+        )
         if p.b_id is not None:
             out.append(
-                (f"{p.table}:b", f"Table {p.table}: {p.b.gang_name} ({p.b.player.username})")
+                (
+                    f"{p.table}:b",
+                    _("Table %(table)s: %(gang)s (%(player)s)")
+                    % {"table": p.table, "gang": p.b.gang_name, "player": p.b.player.username},
+                )
             )
     return out
 
@@ -367,25 +410,30 @@ class ReportForm(forms.Form):
     """What happened at a table: the same fields for the player's report and the
     organiser's settlement (which adds a note)."""
 
-    scenario = forms.CharField(label="Scenario", max_length=80, required=False)
-    deployment = forms.CharField(label="Deployment", max_length=80, required=False)
-    vp_a = forms.IntegerField(label="Victory Points", min_value=0, max_value=MAX_VP)
-    vp_b = forms.IntegerField(label="Victory Points", min_value=0, max_value=MAX_VP)
+    scenario = forms.CharField(label=gettext_lazy("Scenario"), max_length=80, required=False)
+    deployment = forms.CharField(label=gettext_lazy("Deployment"), max_length=80, required=False)
+    vp_a = forms.IntegerField(label=gettext_lazy("Victory Points"), min_value=0, max_value=MAX_VP)
+    vp_b = forms.IntegerField(label=gettext_lazy("Victory Points"), min_value=0, max_value=MAX_VP)
     winner = forms.ChoiceField(
-        label="Winner",
+        label=gettext_lazy("Winner"),
         widget=forms.RadioSelect,
         error_messages={"required": WINNER_REQUIRED, "invalid_choice": WINNER_REQUIRED},
-        help_text="The scenario decides who wins: it may be the side with fewer Victory Points.",
+        help_text=gettext_lazy(
+            "The scenario decides who wins: it may be the side with fewer Victory Points."
+        ),
     )
     casualties = forms.CharField(
-        label="Casualties",
+        label=gettext_lazy("Casualties"),
         required=False,
         max_length=2000,
         widget=forms.Textarea(attrs={"rows": 3}),
-        help_text="Who was wounded, taken out or killed.",
+        help_text=gettext_lazy("Who was wounded, taken out or killed."),
     )
     notes = forms.CharField(
-        label="Notes", required=False, max_length=4000, widget=forms.Textarea(attrs={"rows": 3})
+        label=gettext_lazy("Notes"),
+        required=False,
+        max_length=4000,
+        widget=forms.Textarea(attrs={"rows": 3}),
     )
 
     def __init__(self, *args: Any, pairing: Pairing, scenarios: list[str] | None = None, **kw):
@@ -393,14 +441,67 @@ class ReportForm(forms.Form):
         a, b = pairing.a, pairing.b
         name_a = f"{a.gang_name} ({a.player.get_username()})"
         name_b = f"{b.gang_name} ({b.player.get_username()})" if b is not None else "—"
-        self.fields["vp_a"].label = f"Victory Points: {name_a}"
-        self.fields["vp_b"].label = f"Victory Points: {name_b}"
-        self.fields["winner"].choices = [("a", name_a), ("b", name_b), ("draw", "Draw")]
+        self.fields["vp_a"].label = _("Victory Points: %(player)s") % {"player": name_a}
+        self.fields["vp_b"].label = _("Victory Points: %(player)s") % {"player": name_b}
+        self.fields["winner"].choices = [("a", name_a), ("b", name_b), ("draw", _("Draw"))]
         for name in ("scenario", "deployment"):
             self.fields[name].widget.attrs["autocomplete"] = "off"
-        self.scenarios = scenarios or []
-        if self.scenarios:
-            self.fields["scenario"].widget.attrs["list"] = "scenarios"
+        # The book's lists (rules/scenarios.py), offered in a datalist beside each field:
+        # pick one or type anything (no JavaScript needed). Scenarios already played in
+        # the league come after the book's.
+        self.book = scenario_lists(pairing.round.league.system)
+        played = [s for s in scenarios or [] if s not in {c.name for c in self.book.scenarios}]
+        self.scenarios = [c.name for c in self.book.scenarios] + played
+        self.choices = {
+            "scenario": [(c.name, c.book_name) for c in self.book.scenarios]
+            + [(s, "") for s in played],
+            "deployment": [(c.name, c.book_name) for c in self.book.deployments],
+        }
+        for name, choices in self.choices.items():
+            if choices:
+                field = self.fields[name]
+                field.widget.attrs["list"] = self.datalist_id(name)
+                from_book = self.book.scenarios if name == "scenario" else self.book.deployments
+                where = getattr(self.book, f"{name}s_where")
+                # where in the book, unless the words already say it
+                where = "" if where.casefold() in ("", "starting positions") else where
+                if not from_book:
+                    help_text = _("Pick one played before here, or type your own.")
+                elif name == "scenario" and where:
+                    help_text = _(
+                        "Pick one of the book's scenarios (%(where)s) or type your own."
+                    ) % {"where": where}
+                elif name == "scenario":
+                    help_text = _("Pick one of the book's scenarios or type your own.")
+                elif where:
+                    help_text = _(
+                        "Pick one of the book's starting positions (%(where)s) or type your own."
+                    ) % {"where": where}
+                else:
+                    help_text = _("Pick one of the book's starting positions or type your own.")
+                field.help_text = help_text
+
+    def datalist_id(self, name: str) -> str:
+        return f"{self.add_prefix(name)}-choices"
+
+    def choice_fields(self) -> list[tuple[Any, list[str]]]:
+        """(bound field, the book's names) for scenario and deployment: the names are shown
+        under the field, as buttons that fill it (static/js/fill_choice.js), so the list
+        is seen without opening it."""
+        return [
+            (self["scenario"], [c.name for c in self.book.scenarios]),
+            (self["deployment"], [c.name for c in self.book.deployments]),
+        ]
+
+    def datalists(self) -> list[tuple[str, list[tuple[str, str]]]]:
+        """(id, [(value, the book's own title)]) of each field's datalist."""
+        return [(self.datalist_id(n), c) for n, c in self.choices.items() if c]
+
+    def clean_scenario(self) -> str:
+        return canonical(self.book.scenarios, self.cleaned_data["scenario"].strip())
+
+    def clean_deployment(self) -> str:
+        return canonical(self.book.deployments, self.cleaned_data["deployment"].strip())
 
     def values(self) -> dict[str, Any]:
         data = self.cleaned_data
@@ -434,19 +535,19 @@ class SettleForm(ReportForm):
     """The organiser's decision: the result that stands, and why."""
 
     note = forms.CharField(
-        label="Organiser's note",
+        label=gettext_lazy("Organiser's note"),
         required=False,
         max_length=2000,
         widget=forms.Textarea(attrs={"rows": 2}),
-        help_text="Shown to both players with the result.",
+        help_text=gettext_lazy("Shown to both players with the result."),
     )
 
 
 class DisputeForm(forms.Form):
     reason = forms.CharField(
-        label="What is wrong?",
+        label=gettext_lazy("What is wrong?"),
         max_length=2000,
         widget=forms.Textarea(attrs={"rows": 3}),
-        error_messages={"required": "Say what is wrong, for the organiser."},
-        help_text="The organiser reads this and settles the result.",
+        error_messages={"required": gettext_lazy("Say what is wrong, for the organiser.")},
+        help_text=gettext_lazy("The organiser reads this and settles the result."),
     )

@@ -13,6 +13,7 @@ import secrets
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.leagues import pairing
@@ -38,7 +39,7 @@ class Club(models.Model):
 
 class ClubMember(models.Model):
     ORGANISER, MEMBER = "organiser", "member"
-    ROLES = [(ORGANISER, "Organiser"), (MEMBER, "Member")]
+    ROLES = [(ORGANISER, gettext_lazy("Organiser")), (MEMBER, gettext_lazy("Member"))]
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="members")
     user = models.ForeignKey(
@@ -64,9 +65,13 @@ class League(models.Model):
     """A season in a club: one game, a cap, scoring, tiebreakers and a way to pair."""
 
     REGISTRATION, RUNNING, FINISHED = "registration", "running", "finished"
-    STATUSES = [(REGISTRATION, "Registration"), (RUNNING, "Running"), (FINISHED, "Finished")]
+    STATUSES = [
+        (REGISTRATION, gettext_lazy("Registration")),
+        (RUNNING, gettext_lazy("Running")),
+        (FINISHED, gettext_lazy("Finished")),
+    ]
     SWISS, ROUND_ROBIN = "swiss", "round_robin"
-    PAIRINGS = [(SWISS, "Swiss"), (ROUND_ROBIN, "Round robin")]
+    PAIRINGS = [(SWISS, gettext_lazy("Swiss")), (ROUND_ROBIN, gettext_lazy("Round robin"))]
     RANDOM, FOLD = pairing.RANDOM, pairing.FOLD
     FIRST_ROUNDS = [
         (RANDOM, _("Drawn at random")),
@@ -79,7 +84,9 @@ class League(models.Model):
     name = models.CharField(max_length=80)
     system = models.CharField(max_length=20, choices=system_choices)
     cap = models.PositiveIntegerField(
-        null=True, blank=True, help_text="Fame or points cap; empty: each gang's own limit."
+        null=True,
+        blank=True,
+        help_text=gettext_lazy("Fame or points cap; empty: each gang's own limit."),
     )
     starts = models.DateField(null=True, blank=True)
     ends = models.DateField(null=True, blank=True)
@@ -107,7 +114,7 @@ class League(models.Model):
         blank=True,
         on_delete=models.SET_NULL,
         related_name="leagues",
-        help_text="A campaign of the same game that confirmed results are fed into.",
+        help_text=gettext_lazy("A campaign of the same game that confirmed results are fed into."),
     )
     created = models.DateTimeField(auto_now_add=True)
 
@@ -207,12 +214,16 @@ class MatchReport(models.Model):
 
     SUBMITTED, CONFIRMED, DISPUTED, SETTLED = "submitted", "confirmed", "disputed", "settled"
     STATUSES = [
-        (SUBMITTED, "Waiting for the opponent"),
-        (CONFIRMED, "Confirmed"),
-        (DISPUTED, "Disputed: the organiser settles it"),
-        (SETTLED, "Settled by the organiser"),
+        (SUBMITTED, gettext_lazy("Waiting for the opponent")),
+        (CONFIRMED, gettext_lazy("Confirmed")),
+        (DISPUTED, gettext_lazy("Disputed: the organiser settles it")),
+        (SETTLED, gettext_lazy("Settled by the organiser")),
     ]
-    WINNERS = [("a", "First player"), ("b", "Second player"), ("draw", "Draw")]
+    WINNERS = [
+        ("a", gettext_lazy("First player")),
+        ("b", gettext_lazy("Second player")),
+        ("draw", gettext_lazy("Draw")),
+    ]
 
     pairing = models.OneToOneField(Pairing, on_delete=models.CASCADE, related_name="report")
     submitted_by = models.ForeignKey(
@@ -248,11 +259,11 @@ class ReportEvent(models.Model):
     Rows are only added: a result's story is kept as campaigns keep theirs."""
 
     KINDS = [
-        ("submitted", "Reported"),
-        ("corrected", "Corrected by the player who reported it"),
-        ("confirmed", "Confirmed"),
-        ("disputed", "Disputed"),
-        ("settled", "Settled by the organiser"),
+        ("submitted", gettext_lazy("Reported")),
+        ("corrected", gettext_lazy("Corrected by the player who reported it")),
+        ("confirmed", gettext_lazy("Confirmed")),
+        ("disputed", gettext_lazy("Disputed")),
+        ("settled", gettext_lazy("Settled by the organiser")),
     ]
 
     report = models.ForeignKey(MatchReport, on_delete=models.CASCADE, related_name="history")

@@ -17,6 +17,7 @@ from django.db import transaction
 from django.db.models import Prefetch, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from builder.models import Gang, Member, MemberItem
 from builder.roster import gang_roster
@@ -43,6 +44,7 @@ from campaigns.leagues.pairing import (
     swiss,
 )
 from campaigns.models import CampaignGang, new_invite_token
+from notifications import services as notifications
 from rules import get_system
 from rules.campaign import CampaignError
 
@@ -111,14 +113,14 @@ def set_role(club: Club, member: ClubMember, role: str, by=None) -> ClubMember:
     are put in order: the second change is checked against the first (``by``, when given,
     must still be an organiser then)."""
     if role not in dict(ClubMember.ROLES):
-        raise LeagueError("Choose organiser or member.", "role")
+        raise LeagueError(gettext_lazy("Choose organiser or member."), "role")
     Club.objects.select_for_update().filter(pk=club.pk).first()
     if by is not None and not club.members.filter(user=by, role=ClubMember.ORGANISER).exists():
         raise LeagueError(_("Only the club's organisers change roles."), "role")
     member = ClubMember.objects.get(pk=member.pk)  # as it is now, under the lock
     organisers = club.members.filter(role=ClubMember.ORGANISER).count()
     if member.role == ClubMember.ORGANISER and role != ClubMember.ORGANISER and organisers <= 1:
-        raise LeagueError("A club needs at least one organiser.", "role")
+        raise LeagueError(gettext_lazy("A club needs at least one organiser."), "role")
     member.role = role
     member.save(update_fields=["role"])
     return member
@@ -135,7 +137,7 @@ def create_league(club: Club, **fields: Any) -> League:
     fields["tiebreaks"] = ",".join(check_tiebreaks(tiebreaks))
     campaign = fields.get("campaign")
     if campaign is not None and campaign.system != fields.get("system"):
-        raise LeagueError("The campaign must be of the league's game.", "campaign")
+        raise LeagueError(gettext_lazy("The campaign must be of the league's game."), "campaign")
     if fields.get("rounds") is None and fields.get("pairing", League.SWISS) == League.SWISS:
         fields["rounds"] = League.SWISS_ROUNDS  # a round robin's empty: everyone once
     return League.objects.create(club=club, **fields)
@@ -150,22 +152,29 @@ def update_league(league: League, **fields: Any) -> League:
     locked = League.objects.select_for_update().get(pk=league.pk)
     system = fields.get("system", locked.system)
     if system != locked.system and locked.registrations.exists():
-        raise LeagueError("The game can't change once players have registered.", "system")
+        raise LeagueError(
+            gettext_lazy("The game can't change once players have registered."), "system"
+        )
     paired = locked.round_set.count()
     if fields.get("pairing", locked.pairing) != locked.pairing and paired:
-        raise LeagueError("The pairing can't change once a round is paired.", "pairing")
+        raise LeagueError(
+            gettext_lazy("The pairing can't change once a round is paired."), "pairing"
+        )
     if fields.get("first_round", locked.first_round) != locked.first_round and paired:
         raise LeagueError(_("Round 1 is drawn: its draw can't change."), "first_round")
     rounds = fields.get("rounds", locked.rounds)
     if rounds is None and fields.get("pairing", locked.pairing) == League.SWISS:
         rounds = fields["rounds"] = League.SWISS_ROUNDS
     if rounds is not None and rounds < paired:
-        raise LeagueError(f"{paired} rounds are already paired: at least that many.", "rounds")
+        raise LeagueError(
+            _("%(count)s rounds are already paired: at least that many.") % {"count": paired},
+            "rounds",
+        )
     tiebreaks = fields.pop("tiebreaks", locked.tiebreak_list)
     fields["tiebreaks"] = ",".join(check_tiebreaks(tiebreaks))
     campaign = fields.get("campaign", locked.campaign)
     if campaign is not None and campaign.system != system:
-        raise LeagueError("The campaign must be of the league's game.", "campaign")
+        raise LeagueError(gettext_lazy("The campaign must be of the league's game."), "campaign")
     recheck = system != locked.system or fields.get("cap", locked.cap) != locked.cap
     new_campaign = (campaign.pk if campaign else None) != locked.campaign_id
     for name, value in fields.items():
@@ -176,6 +185,7 @@ def update_league(league: League, **fields: Any) -> League:
     if new_campaign:
         stale = locked.registrations.exclude(campaign_gang__campaign=campaign)
         stale.filter(campaign_gang__isnull=False).update(campaign_gang=None)
+    notifications.league_changed(locked.pk)  # fewer rounds: the last one may be played
     return locked
 
 
@@ -224,25 +234,29 @@ def register(
     """Enter the user's gang: it must be of the league's game and legal under its cap.
     In a league that feeds a campaign, ``campaign_gang`` is the player's gang in it."""
     if league.status == League.FINISHED:
-        raise LeagueError("The league is finished.", "gang")
+        raise LeagueError(gettext_lazy("The league is finished."), "gang")
     if (
         league.status == League.RUNNING
         and league.pairing == League.ROUND_ROBIN
         and not league.registrations.filter(player=user).exists()
     ):
-        raise LeagueError("The round robin has started: nobody can join it now.", "gang")
+        raise LeagueError(
+            gettext_lazy("The round robin has started: nobody can join it now."), "gang"
+        )
     if campaign_gang is not None and (
         league.campaign_id is None
         or campaign_gang.campaign_id != league.campaign_id
         or campaign_gang.player_id != user.pk
     ):
-        raise LeagueError("Choose one of your own gangs in the campaign.", "campaign_gang")
+        raise LeagueError(
+            gettext_lazy("Choose one of your own gangs in the campaign."), "campaign_gang"
+        )
     if not ClubMember.objects.filter(club=league.club, user=user).exists():
-        raise LeagueError("Join the club first.", "gang")
+        raise LeagueError(gettext_lazy("Join the club first."), "gang")
     if gang.owner_id != user.pk:
-        raise LeagueError("Register one of your own gangs.", "gang")
+        raise LeagueError(gettext_lazy("Register one of your own gangs."), "gang")
     if gang.system != league.system:
-        raise LeagueError("Register a gang of the league's game.", "gang")
+        raise LeagueError(gettext_lazy("Register a gang of the league's game."), "gang")
     problems = check_gang(league, gang)
     if problems:
         raise LeagueError(
@@ -256,7 +270,9 @@ def register(
     )
     if not created:
         if league.status != League.REGISTRATION:
-            raise LeagueError("You are registered; the gang can't change once play starts.")
+            raise LeagueError(
+                gettext_lazy("You are registered; the gang can't change once play starts.")
+            )
         registration.gang = gang
         registration.gang_name = gang.name
         registration.checked_version = gang.version
@@ -267,12 +283,14 @@ def register(
     ):
         registration.campaign_gang = campaign_gang
         registration.save(update_fields=["campaign_gang"])
+    notifications.league_changed(league.pk)
     return registration
 
 
 @transaction.atomic
 def withdraw(registration: Registration) -> None:
     """Before play: leave the league. After: dropped, paired no more, results kept."""
+    notifications.league_changed(registration.league_id)  # the player's items go too
     if registration.league.status == League.REGISTRATION:
         registration.delete()
     else:
@@ -387,22 +405,29 @@ def next_round(league: League) -> Round:
     most one bye each, the bye to the lowest-ranked player without one)."""
     league = League.objects.select_for_update().get(pk=league.pk)
     if league.status == League.FINISHED:
-        raise LeagueError("The league is finished.")
+        raise LeagueError(gettext_lazy("The league is finished."))
     status = current_round(league)
     if not status.complete:
         left = status.pairings - status.counted
         raise LeagueError(
-            f"Round {status.round.number} has {left} match{'es' if left != 1 else ''} "
-            "without a confirmed result: settle them first."
+            ngettext(
+                "Round %(number)s has %(count)s match without a confirmed result: settle it first.",
+                "Round %(number)s has %(count)s matches without a confirmed result: "
+                "settle them first.",
+                left,
+            )
+            % {"number": status.round.number, "count": left}
         )
     number = (status.round.number if status.round else 0) + 1
     everyone = list(league.registrations.order_by("pk").values_list("pk", "dropped"))
     ids = [pk for pk, dropped in everyone if not dropped]
     if len(ids) < 2:
-        raise LeagueError("A round needs at least two registered players.")
+        raise LeagueError(gettext_lazy("A round needs at least two registered players."))
     planned = league.planned_rounds(len(everyone))
     if number > planned:
-        raise LeagueError(f"All {planned} rounds are played: finish the league.")
+        raise LeagueError(
+            _("All %(count)s rounds are played: finish the league.") % {"count": planned}
+        )
     earlier = list(Pairing.objects.filter(round__league=league).values_list("a_id", "b_id"))
     met = [(a, b) for a, b in earlier if b is not None]
     byes = [a for a, b in earlier if b is None]
@@ -438,6 +463,7 @@ def next_round(league: League) -> Round:
     if league.status == League.REGISTRATION:
         league.status = League.RUNNING
         league.save(update_fields=["status"])
+    notifications.league_changed(league.pk)
     return new
 
 
@@ -446,30 +472,38 @@ def swap(pairing: Pairing, other: Pairing, *, mine: str = "b", theirs: str = "b"
     """The organiser swaps one player of ``pairing`` with one of ``other`` (same round,
     nothing reported yet)."""
     if pairing.round_id != other.round_id or pairing.pk == other.pk:
-        raise LeagueError("Swap players between two tables of the same round.", "other")
+        raise LeagueError(
+            gettext_lazy("Swap players between two tables of the same round."), "other"
+        )
     if MatchReport.objects.filter(pairing__in=[pairing, other]).exists():
-        raise LeagueError("A result is already reported at one of those tables.", "other")
+        raise LeagueError(
+            gettext_lazy("A result is already reported at one of those tables."), "other"
+        )
     if mine not in ("a", "b") or theirs not in ("a", "b"):
-        raise LeagueError("Choose which player of each table moves.", "other")
+        raise LeagueError(gettext_lazy("Choose which player of each table moves."), "other")
     x, y = getattr(pairing, f"{mine}_id"), getattr(other, f"{theirs}_id")
     if x is None or y is None:
-        raise LeagueError("A bye has nobody to swap on that side.", "other")
+        raise LeagueError(gettext_lazy("A bye has nobody to swap on that side."), "other")
     setattr(pairing, f"{mine}_id", y)
     setattr(other, f"{theirs}_id", x)
     for p in (pairing, other):
         if p.a_id == p.b_id:  # pragma: no cover - different tables hold different players
-            raise LeagueError("A player can't play himself.", "other")
+            raise LeagueError(gettext_lazy("A player can't play himself."), "other")
     pairing.save(update_fields=["a", "b"])
     other.save(update_fields=["a", "b"])
+    notifications.league_changed(pairing.round.league_id)
 
 
 @transaction.atomic
 def finish(league: League) -> League:
     status = current_round(league)
     if not status.complete:
-        raise LeagueError("The last round still has matches without a confirmed result.")
+        raise LeagueError(
+            gettext_lazy("The last round still has matches without a confirmed result.")
+        )
     league.status = League.FINISHED
     league.save(update_fields=["status"])
+    notifications.league_changed(league.pk)
     return league
 
 
@@ -491,6 +525,7 @@ REPORT_FIELDS = ("scenario", "deployment", "vp_a", "vp_b", "winner", "casualties
 def _log(report: MatchReport, kind: str, user, **extra: Any) -> None:
     values = {k: getattr(report, k) for k in REPORT_FIELDS}
     ReportEvent.objects.create(report=report, kind=kind, by=user, values={**values, **extra})
+    notifications.league_changed(report.pairing.round.league_id)
 
 
 @transaction.atomic
@@ -499,13 +534,13 @@ def submit_report(pairing: Pairing, user, data: Mapping[str, Any]) -> MatchRepor
     player who reported may correct it until it is answered; the opponent confirms or
     disputes it (never reports over it), and only the organiser settles a dispute."""
     if pairing.is_bye:
-        raise LeagueError("A bye has no match to report.")
+        raise LeagueError(gettext_lazy("A bye has no match to report."))
     if side_of(pairing, user) is None:
-        raise LeagueError("You can only report your own matches.")
+        raise LeagueError(gettext_lazy("You can only report your own matches."))
     Pairing.objects.select_for_update().filter(pk=pairing.pk).first()
     report = MatchReport.objects.filter(pairing=pairing).first()
     if report is not None and report.counts:
-        raise LeagueError("This result is confirmed; ask the organiser to change it.")
+        raise LeagueError(gettext_lazy("This result is confirmed; ask the organiser to change it."))
     if report is not None and report.status == MatchReport.DISPUTED:
         raise LeagueError(_("This result is disputed: the organiser settles it."))
     if report is not None and report.submitted_by_id != user.pk:
@@ -528,7 +563,7 @@ def submit_report(pairing: Pairing, user, data: Mapping[str, Any]) -> MatchRepor
 
 def _check_winner(values: Mapping[str, Any]) -> None:
     if values.get("winner") not in ("a", "b", "draw"):
-        raise LeagueError("Choose the winner, or a draw.", "winner")
+        raise LeagueError(gettext_lazy("Choose the winner, or a draw."), "winner")
 
 
 def _answerable(report: MatchReport, user, what: str) -> MatchReport:
@@ -539,9 +574,20 @@ def _answerable(report: MatchReport, user, what: str) -> MatchReport:
     report = MatchReport.objects.get(pk=report.pk)
     report.pairing = pairing
     if side_of(pairing, user) is None or report.submitted_by_id == user.pk:
-        raise LeagueError(f"The opponent of the player who reported {what} the result.")
+        raise LeagueError(
+            (
+                _("The opponent of the player who reported confirms the result.")
+                if what == "confirms"
+                else _("The opponent of the player who reported disputes the result.")
+                if what == "disputes"
+                else _("The opponent of the player who reported %(what)s the result.")
+            )
+            % {"what": what}
+        )
     if report.status != MatchReport.SUBMITTED:
-        raise LeagueError(f"This result is {report.get_status_display().lower()}.")
+        raise LeagueError(
+            _("This result is %(status)s.") % {"status": str(report.get_status_display()).lower()}
+        )
     return report
 
 
@@ -560,7 +606,7 @@ def confirm_report(report: MatchReport, user) -> str:
 def dispute_report(report: MatchReport, user, reason: str) -> MatchReport:
     report = _answerable(report, user, "disputes")
     if not reason.strip():
-        raise LeagueError("Say what is wrong, for the organiser.", "reason")
+        raise LeagueError(gettext_lazy("Say what is wrong, for the organiser."), "reason")
     report.status = MatchReport.DISPUTED
     report.dispute = reason.strip()
     report.save(update_fields=["status", "dispute", "updated"])
@@ -602,11 +648,10 @@ def feed_campaign(report: MatchReport, user) -> str:
         with transaction.atomic():  # both events, or neither
             state = _feed(campaign, user, gangs, report)
     except CampaignError as error:
-        return f"Not fed to the campaign: {error.message}"
-    return (
-        f"Fed to the campaign as encounter {state.last_encounter.number}: record what "
-        "happened there and confirm it."
-    )
+        return _("Not fed to the campaign: %(reason)s") % {"reason": error.message}
+    return _(
+        "Fed to the campaign as encounter %(number)s: record what happened there and confirm it."
+    ) % {"number": state.last_encounter.number}
 
 
 def _feed(campaign, user, gangs: list[str], report: MatchReport):

@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations
 
+from gangfight_site.sorting import name_key
+
 TIEBREAKS = {
     "vp_diff": "Victory Point difference",
     "head_to_head": "Head-to-head",
@@ -147,7 +149,7 @@ def standings(
     ordered: list[Row] = []
     chosen = [t for t in dict.fromkeys(tiebreaks) if t in TIEBREAKS]
     by_points: dict[int, list[Row]] = defaultdict(list)
-    for row in sorted(rows.values(), key=lambda r: (r.name.lower(), r.player)):
+    for row in sorted(rows.values(), key=lambda r: (name_key(r.name), r.player)):
         by_points[row.points].append(row)
     for points in sorted(by_points, reverse=True):
         for group, decided in _split(by_points[points], chosen, meetings, scoring):

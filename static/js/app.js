@@ -182,10 +182,11 @@
     return match ? Number(match[1]) : null;
   }
 
-  function showError(message) {
+  // The messages are the page's (data- attributes of #live-error, in the reader's language).
+  function showError(kind, status) {
     var box = document.getElementById("live-error");
     if (!box) return;
-    box.textContent = message;
+    box.textContent = (box.getAttribute("data-" + kind) || "").replace("{status}", status || "");
     box.hidden = false;
   }
 
@@ -229,16 +230,16 @@
   document.addEventListener("htmx:responseError", function (event) {
     var status = event.detail.xhr.status;
     if (status === 403) {
-      showError("Your session has expired or this page is old: reload the page, then try again. Nothing was changed.");
+      showError("expired");
     } else if (status === 404) {
-      showError("That is no longer here (it may have been deleted in another tab): reload the page.");
+      showError("gone");
     } else {
-      showError("The server could not save that change (error " + status + "). Reload the page and try again.");
+      showError("failed", status);
     }
   });
 
   document.addEventListener("htmx:sendError", function () {
-    showError("No connection: your last change was not saved. Check your connection and try again.");
+    showError("offline");
   });
 })();
 

@@ -1,7 +1,7 @@
 """Print any roster file, no account needed (a club printing a whole league's gangs).
 
     python manage.py render_pdf ROSTER.json --kind cards|sheet|reference
-        [--paper a4|letter] [--fronts-only] [--member KEY] -o OUT.pdf
+        [--paper a4|letter] [--fronts-only] [--member KEY] [--lang en-gb|fr] -o OUT.pdf
 
 Exits 0 with the PDF written, 2 when the file can't be read as a roster (naming the line
 or field at fault) or a choice is wrong, 3 when the PDF can't be made (WeasyPrint missing,
@@ -13,7 +13,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from django.conf import settings
 from django.core.management.base import BaseCommand
+from django.utils import translation
 
 from builder import printing
 from builder.management.commands.validate_roster import read_file
@@ -32,6 +34,12 @@ class Command(BaseCommand):
         parser.add_argument("--fronts-only", action="store_true", help="cards without their backs")
         parser.add_argument("--member", help="only this member's card (its key or name)")
         parser.add_argument("-o", "--output", required=True, help="the PDF to write")
+        parser.add_argument(
+            "--lang",
+            choices=[code for code, _name in settings.LANGUAGES],
+            default=settings.LANGUAGE_CODE,
+            help="the language to print in (fr: French, with the French book's terms)",
+        )
 
     def handle(self, *args, **options) -> None:
         path: str = options["file"]
@@ -49,13 +57,8 @@ class Command(BaseCommand):
                 self.stderr.write(f"{path} has no member {options['member']!r}.")
                 sys.exit(UNREADABLE)
         try:
-            content = printing.print_pdf(
-                roster,
-                options["kind"],
-                paper=options["paper"],
-                fronts_only=options["fronts_only"],
-                member_key=member_key,
-            )
+            with translation.override(options["lang"]):
+                content = self._print(roster, member_key, options)
         except printing.PdfError as e:
             self.stderr.write(f"The PDF could not be made: {e}")
             sys.exit(NOT_MADE)
@@ -63,6 +66,15 @@ class Command(BaseCommand):
         output.write_bytes(content)
         what = printing.KINDS[options["kind"]].lower()
         self.stdout.write(f"Wrote {output} ({what}, {len(content):,} bytes).")
+
+    def _print(self, roster: dict, member_key: str | None, options: dict) -> bytes:
+        return printing.print_pdf(
+            roster,
+            options["kind"],
+            paper=options["paper"],
+            fronts_only=options["fronts_only"],
+            member_key=member_key,
+        )
 
     def _member_key(self, roster: dict, wanted: str) -> str | None:
         """A member's key in the report: from its written key, position or name."""

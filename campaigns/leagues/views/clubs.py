@@ -21,6 +21,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods
 
 from builder.models import Gang, Member, MemberItem
@@ -46,6 +47,7 @@ from campaigns.leagues.models import (
 )
 from campaigns.leagues.services import LeagueError
 from campaigns.views import link_gone
+from gangfight_site.sorting import name_key
 from rules import get_system
 
 
@@ -90,6 +92,7 @@ def club_list(request: HttpRequest) -> HttpResponse:
         )
         .order_by("club__name", "club_id")
     )
+    memberships = sorted(memberships, key=lambda m: name_key(m.club.name))  # "Éclair" by E
     return render(request, "leagues/club_list.html", {"memberships": memberships})
 
 
@@ -101,7 +104,10 @@ def club_create(request: HttpRequest) -> HttpResponse:
         club = services.create_club(
             request.user, name=form.cleaned_data["name"], about=form.cleaned_data["about"]
         )
-        messages.success(request, f"“{club.name}” is set up. Send the invite link to members.")
+        messages.success(
+            request,
+            _("“%(name)s” is set up. Send the invite link to members.") % {"name": club.name},
+        )
         return redirect("club_detail", club_id=club.pk)
     return render(request, "leagues/club_form.html", {"form": form})
 
@@ -113,7 +119,10 @@ def _club_page(
     role_error: tuple[int, str] | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    members = list(club.members.select_related("user").order_by("-role", "user__username"))
+    members = sorted(
+        club.members.select_related("user").order_by("-role", "user__username"),
+        key=lambda m: (m.role != ClubMember.ORGANISER, name_key(m.user.get_username())),
+    )
     me = next((m for m in members if m.user_id == request.user.pk), None)
     organiser = me is not None and me.role == ClubMember.ORGANISER
     leagues = club.leagues.annotate(
@@ -167,7 +176,9 @@ def club_member_role(request: HttpRequest, club_id: int, member_id: int) -> Http
     except LeagueError as error:
         return _club_page(request, club, role_error=(member.pk, error.message))
     messages.success(
-        request, f"{member.user.get_username()} is now {member.get_role_display().lower()}."
+        request,
+        _("%(user)s is now %(role)s.")
+        % {"user": member.user.get_username(), "role": str(member.get_role_display()).lower()},
     )
     return redirect(reverse("club_detail", args=[club.pk]) + "#members")
 
@@ -193,9 +204,11 @@ def club_join(request: HttpRequest, token: str) -> HttpResponse:
     if request.method == "POST":
         if membership is None:
             services.join_club(club, request.user)
-            messages.success(request, f"You joined “{club.name}”.")
+            messages.success(request, _("You joined “%(name)s”.") % {"name": club.name})
         else:
-            messages.info(request, f"You are already a member of “{club.name}”.")
+            messages.info(
+                request, _("You are already a member of “%(name)s”.") % {"name": club.name}
+            )
         return redirect("club_detail", club_id=club.pk)
     context = {
         "club": club,
@@ -229,7 +242,9 @@ def league_create(request: HttpRequest, club_id: int) -> HttpResponse:
             form.add_error(_field(form, error), error.message)
         else:
             messages.success(
-                request, f"“{league.name}” is open for registration: tell the club's members."
+                request,
+                _("“%(name)s” is open for registration: tell the club's members.")
+                % {"name": league.name},
             )
             return redirect("league_detail", league_id=league.pk)
     return _league_form_page(request, form, club=club)
@@ -247,7 +262,7 @@ def league_settings(request: HttpRequest, league_id: int) -> HttpResponse:
         except LeagueError as error:
             form.add_error(_field(form, error), error.message)
         else:
-            messages.success(request, "The league's settings are saved.")
+            messages.success(request, gettext_lazy("The league's settings are saved."))
             return redirect("league_detail", league_id=league.pk)
     return _league_form_page(request, form, club=league.club, league=league)
 
@@ -267,7 +282,10 @@ def league_public_reset(request: HttpRequest, league_id: int) -> HttpResponse:
 
 
 def _score_words(total: int, label: str) -> str:
-    return f"{total} {label if label in ('Fame', 'CCP') else label.lower()}"
+    return _("%(total)s %(label)s") % {
+        "total": total,
+        "label": label if label in ("Fame", "CCP") else label.lower(),
+    }
 
 
 def _gang_choices(league: League, user) -> list[dict[str, Any]]:
@@ -288,7 +306,11 @@ def _gang_choices(league: League, user) -> list[dict[str, Any]]:
         problems = services.check_gang(league, gang, roster_members)
         total = system.evaluate(gang_roster(gang, roster_members)).total
         score = _score_words(total, system.total_label)
-        label = f"{gang.name} — {score}, " + ("legal" if not problems else "illegal under the cap")
+        label = (
+            _("%(gang)s — %(score)s, legal")
+            if not problems
+            else _("%(gang)s — %(score)s, illegal under the cap")
+        ) % {"gang": gang.name, "score": score}
         out.append(
             {"gang": gang, "score": score, "problems": problems, "label": label, "pk": gang.pk}
         )
@@ -334,8 +356,11 @@ def league_register(request: HttpRequest, league_id: int) -> HttpResponse:
         except LeagueError as error:
             form.add_error(_field(form, error), error.message)
         else:
-            verb = "now plays with" if registration is not None else "registered"
-            messages.success(request, f"You {verb} “{gang.name}” in “{league.name}”.")
+            if registration is not None:
+                message = _("You now play with “%(gang)s” in “%(league)s”.")
+            else:
+                message = _("You registered “%(gang)s” in “%(league)s”.")
+            messages.success(request, message % {"gang": gang.name, "league": league.name})
             return redirect("league_detail", league_id=league.pk)
     elif request.method == "POST" and not can_register:
         form.add_error(None, _closed(league, registration))
@@ -362,17 +387,21 @@ def league_withdraw(request: HttpRequest, league_id: int) -> HttpResponse:
         Registration.objects.select_related("league"), league=league, player=request.user
     )
     if league.status == League.FINISHED:
-        messages.error(request, "The league is finished: its standings stay as they are.")
+        messages.error(
+            request, gettext_lazy("The league is finished: its standings stay as they are.")
+        )
     elif registration.dropped:
-        messages.info(request, "You have already withdrawn.")
+        messages.info(request, gettext_lazy("You have already withdrawn."))
     else:
         before_play = league.status == League.REGISTRATION
         services.withdraw(registration)
         messages.success(
             request,
-            "You left the league."
+            gettext_lazy("You left the league.")
             if before_play
-            else "You withdrew: you are paired no more; your results stay in the standings.",
+            else gettext_lazy(
+                "You withdrew: you are paired no more; your results stay in the standings."
+            ),
         )
     return redirect("league_detail", league_id=league.pk)
 
@@ -464,7 +493,15 @@ def league_next_round(request: HttpRequest, league_id: int) -> HttpResponse:
     except LeagueError as error:
         return _rounds_page(request, league, error=error.message)
     tables = new.pairings.count()
-    messages.success(request, f"Round {new.number} is paired: {tables} table{'s' * (tables != 1)}.")
+    messages.success(
+        request,
+        ngettext(
+            "Round %(number)s is paired: %(count)s table.",
+            "Round %(number)s is paired: %(count)s tables.",
+            tables,
+        )
+        % {"number": new.number, "count": tables},
+    )
     return redirect(reverse("league_rounds", args=[league.pk]) + f"#round-{new.number}")
 
 
@@ -492,7 +529,9 @@ def league_swap(request: HttpRequest, league_id: int, number: int) -> HttpRespon
         except LeagueError as error:
             form.add_error(_field(form, error) or "second", error.message)
         else:
-            messages.success(request, f"Round {number}: the two players swapped tables.")
+            messages.success(
+                request, _("Round %(number)s: the two players swapped tables.") % {"number": number}
+            )
             return redirect(reverse("league_rounds", args=[league.pk]) + f"#round-{number}")
     return _rounds_page(request, league, swap_form=(number, form))
 
@@ -503,7 +542,7 @@ def league_finish(request: HttpRequest, league_id: int) -> HttpResponse:
     league = _league(request, league_id)
     _require_organiser(league.my_role)
     if league.status == League.FINISHED:
-        messages.info(request, "The league is already finished.")
+        messages.info(request, gettext_lazy("The league is already finished."))
         return redirect("league_detail", league_id=league.pk)
     form = ConfirmForm(request.POST)
     if not (form.is_valid() and form.cleaned_data["confirm"]):
@@ -512,5 +551,7 @@ def league_finish(request: HttpRequest, league_id: int) -> HttpResponse:
         services.finish(league)
     except LeagueError as error:
         return _rounds_page(request, league, error=error.message)
-    messages.success(request, f"“{league.name}” is finished: the standings are final.")
+    messages.success(
+        request, _("“%(name)s” is finished: the standings are final.") % {"name": league.name}
+    )
     return redirect("league_detail", league_id=league.pk)

@@ -30,9 +30,11 @@ from django.db.models import OuterRef, Subquery
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import formats
 from django.utils.safestring import mark_safe
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, gettext_noop
 from django.views.decorators.http import require_http_methods
 
 from builder.models import Gang
@@ -271,13 +273,22 @@ def _board(league: League, user=None) -> Board:
     return Board(league, entries, by_id, matches, lines, sorted({r.round for r in results}))
 
 
+# standings.py is plain Python: its tiebreakers' names are translated where shown.
+TIEBREAK_NAMES = (
+    gettext_noop("Victory Point difference"),
+    gettext_noop("Head-to-head"),
+    gettext_noop("Strength of schedule"),
+)
+
+
 def _in_words(label: str) -> str:
     """A tiebreaker's name mid-sentence: "head-to-head", but "Victory Point difference"."""
-    return label if label.startswith("Victory") else label[:1].lower() + label[1:]
+    shown = _(label)
+    return shown if label.startswith("Victory") else shown[:1].lower() + shown[1:]
 
 
 def _tiebreak_note(decided_by: str) -> str:
-    return f"on {_in_words(decided_by)}" if decided_by else ""
+    return _("on %(tiebreaker)s") % {"tiebreaker": _in_words(decided_by)} if decided_by else ""
 
 
 # --------------------------------------------------------------------------- page parts
@@ -296,7 +307,7 @@ def _facts(league: League, registered: int) -> dict[str, Any]:
     """The league's header: game, cap, scoring, tiebreak order, pairing, round 1's draw,
     round x of y (``registered``: every registration, dropped or not)."""
     system = get_system(league.system)
-    order = ["points"] + [
+    order = [_("points")] + [
         _in_words(arithmetic.TIEBREAKS[t])
         for t in league.tiebreak_list
         if t in arithmetic.TIEBREAKS
@@ -305,7 +316,7 @@ def _facts(league: League, registered: int) -> dict[str, Any]:
         "system": system,
         "cap": f"{league.cap} {system.total_label}" if league.cap is not None else "",
         "scoring": f"{league.win_points} / {league.draw_points} / {league.loss_points}",
-        "tiebreaks": ", then ".join(order),
+        "tiebreaks": _(", then ").join(order),
         "round_now": getattr(league, "last_round", None) or 0,
         "planned": league.planned_rounds(registered),
         "first_round": _first_round(league),
@@ -368,7 +379,7 @@ def _chart(board: Board) -> Chart | None:
     """Points after each round, one line per player (the leading CHART_MAX)."""
     if not board.rounds or not board.lines:
         return None
-    labels = [f"Round {n}" for n in board.rounds]
+    labels = [_("Round %(number)s") % {"number": n} for n in board.rounds]
     shown = board.lines[:CHART_MAX]
     series = [
         Series(
@@ -402,19 +413,19 @@ def _next_match(board: Board, user) -> dict[str, Any] | None:
     other_id = match.b if side == "a" else match.a
     opponent = board.by_id.get(other_id) if other_id is not None else None
     if match.is_bye:
-        text = "You have a bye: it scores as a win."
+        text = _("You have a bye: it scores as a win.")
     elif match.status is None:
-        text = "Play it, then report the result."
+        text = _("Play it, then report the result.")
     elif match.status == MatchReport.SUBMITTED:
         text = (
-            f"Reported: waiting for {opponent.username} to confirm."
+            _("Reported: waiting for %(opponent)s to confirm.") % {"opponent": opponent.username}
             if match.submitted_by == user.pk
-            else "Your opponent reported the result: confirm or dispute it."
+            else _("Your opponent reported the result: confirm or dispute it.")
         )
     elif match.status == MatchReport.DISPUTED:
-        text = "Disputed: the organiser settles it."
+        text = _("Disputed: the organiser settles it.")
     else:
-        text = "Played and confirmed. The organiser pairs the next round."
+        text = _("Played and confirmed. The organiser pairs the next round.")
     return {
         "registration": mine,
         "match": match,
@@ -452,16 +463,17 @@ def _standings_rows(board: Board, *, uses_h2h: bool, public: bool, player_url: s
     """The standings' table rows (HTML; every piece of user text escaped)."""
     out = []
     url = escape(player_url)
+    separator = formats.get_format("DECIMAL_SEPARATOR")
     for line in board.lines:
         r, e = line.row, line.reg
         classes = []
         notes = []
         if line.mine:
             classes.append("is-mine")
-            notes.append(' <span class="badge">you</span>')
+            notes.append(f' <span class="badge">{escape(_("you"))}</span>')
         if e.dropped:
             classes.append("is-dropped")
-            notes.append(' <span class="badge">dropped</span>')
+            notes.append(f' <span class="badge">{escape(_("dropped"))}</span>')
         if line.note:
             notes.append(
                 f'<small class="tiebreak-note" data-testid="tiebreak-note">{escape(line.note)}'
@@ -471,12 +483,14 @@ def _standings_rows(board: Board, *, uses_h2h: bool, public: bool, player_url: s
             classes.append("is-illegal")
             notes.append(
                 '<small class="illegal-note" data-testid="illegal"><span class="badge error">'
-                f"Illegal now</span> {escape('; '.join(e.problem_list))}</small>"
+                f"{escape(_('Illegal now'))}</span> {escape('; '.join(e.problem_list))}</small>"
             )
         elif e.gang_id is None:
             notes.append(
-                '<small class="illegal-note">The gang is no longer in the builder.</small>'
+                '<small class="illegal-note">'
+                f"{escape(_('The gang is no longer in the builder.'))}</small>"
             )
+        decimal = r.sos_text.replace(".", separator)  # "4,5" in French (the CSV keeps "4.5")
         gang = escape(e.gang_name)
         if public:
             name = f'<span class="gang-name">{gang}</span>'
@@ -494,7 +508,7 @@ def _standings_rows(board: Board, *, uses_h2h: bool, public: bool, player_url: s
             f"<td>{int(r.lost)}</td><td>{int(r.byes)}</td>"
             f'<td class="points"><strong>{int(r.points)}</strong></td>'
             f"<td>{int(r.vp_for)}</td><td>{int(r.vp_against)}</td><td>{int(r.vp_diff)}</td>"
-            f"{h2h}<td>{escape(r.sos_text)}</td></tr>\n"
+            f"{h2h}<td>{escape(decimal)}</td></tr>\n"
         )
     return mark_safe("".join(out))  # user text escaped above (html.escape)
 
@@ -503,19 +517,19 @@ def _result_row(m: Match, a: Entry, b: Entry | None) -> str:
     if m.counts:
         score = f"{int(m.vp_a or 0)}{DASH}{int(m.vp_b or 0)}"
         if m.winner == "draw":
-            result = "Draw"
+            result = escape(_("Draw"))
         else:
-            result = f"{escape((a if m.winner == 'a' else b).gang_name)} won"
+            result = escape(_("%(gang)s won") % {"gang": (a if m.winner == "a" else b).gang_name})
     else:
         score = DASH_EM
         label = (
-            "Bye"
+            _("Bye")
             if m.is_bye
-            else (STATUS_LABELS.get(m.status, "") if m.status else "Not reported yet")
+            else (STATUS_LABELS.get(m.status, "") if m.status else _("Not reported yet"))
         )
         result = f'<span class="muted">{escape(label)}</span>'
     if b is None:
-        other = "bye"
+        other = escape(_("bye"))
     else:
         other = f'{escape(b.gang_name)} <span class="muted">{escape(b.username)}</span>'
     return (
@@ -624,7 +638,7 @@ def league_player(request: HttpRequest, league_id: int, registration_id: int) ->
                 entry["outcome"], entry["points"] = "Lost", scoring.loss
         else:
             entry["outcome"] = ""
-            entry["status"] = STATUS_LABELS.get(m.status, "") if m.status else "Not reported"
+            entry["status"] = STATUS_LABELS.get(m.status, "") if m.status else _("Not reported")
         if entry["points"] is not None:
             total += entry["points"]
         entry["total"] = total
@@ -758,9 +772,14 @@ def _winner_name(pairing: Pairing, report: MatchReport | None) -> str:
     if report is None:
         return ""
     if report.winner == "draw":
-        return "Draw"
+        return _("Draw")
     reg = pairing.a if report.winner == "a" else pairing.b
-    return f"{reg.gang_name} ({reg.player.get_username()}) won" if reg is not None else ""
+    if reg is None:
+        return ""
+    return _("%(gang)s (%(player)s) won") % {
+        "gang": reg.gang_name,
+        "player": reg.player.get_username(),
+    }
 
 
 @login_required
@@ -819,7 +838,9 @@ def _step_report(request: HttpRequest, seat: Seat) -> HttpResponse:
         return _match_page(request, seat, report_form=form)
     opponent = seat.pairing.b if seat.side == "a" else seat.pairing.a
     messages.success(
-        request, f"Result reported: waiting for {opponent.player.get_username()} to confirm it."
+        request,
+        _("Result reported: waiting for %(opponent)s to confirm it.")
+        % {"opponent": opponent.player.get_username()},
     )
     return _to_match(seat)
 
@@ -833,7 +854,7 @@ def _step_confirm(request: HttpRequest, seat: Seat) -> HttpResponse:
         note = services.confirm_report(seat.report, request.user)
     except services.LeagueError as error:
         return _match_page(request, seat, error=error.message)
-    messages.success(request, "Result confirmed: it counts in the standings.")
+    messages.success(request, gettext_lazy("Result confirmed: it counts in the standings."))
     if note:
         messages.info(request, note)
     return _to_match(seat)
@@ -854,7 +875,7 @@ def _step_dispute(request: HttpRequest, seat: Seat) -> HttpResponse:
             _field_error(form, error)
             return _match_page(request, seat, dispute_form=form)
         return _match_page(request, seat, error=error.message)
-    messages.success(request, "Result disputed: the organiser settles it.")
+    messages.success(request, gettext_lazy("Result disputed: the organiser settles it."))
     return _to_match(seat)
 
 
@@ -876,7 +897,7 @@ def _step_settle(request: HttpRequest, seat: Seat) -> HttpResponse:
     except services.LeagueError as error:
         _field_error(form, error)
         return _match_page(request, seat, settle_form=form)
-    messages.success(request, "Result settled: it counts in the standings.")
+    messages.success(request, gettext_lazy("Result settled: it counts in the standings."))
     if note:
         messages.info(request, note)
     return _to_match(seat)
