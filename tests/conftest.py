@@ -6,12 +6,21 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.test import Client
+from django.utils import translation
 
 from builder.models import Gang
 from gangfight_site import background as background_tasks
 from tests.factories import build_gang
 
 PASSWORD = "Long-enough-pa55word"
+
+
+@pytest.fixture(autouse=True)
+def default_language_after_each_test():
+    """A test that reads a page in French (its request or an override left active) must
+    not leave the next test's thread in French."""
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)
