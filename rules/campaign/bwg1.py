@@ -11,14 +11,15 @@ from rules.campaign.state import (
     CampaignError,
     MemberState,
 )
+from rules.i18n import _, gettext_noop
 from rules.registry import get_system
 
 
 class Bwg1Progression(Progression):
     """Blackwater Gulch v1.1.2: every 5 XP is an attribute point; skills at 4 and 6 follow."""
 
-    title = "The Most Famous Gang in Blackwater Gulch"
-    earned_label = "attribute points"
+    title = gettext_noop("The Most Famous Gang in Blackwater Gulch")
+    earned_label = gettext_noop("attribute points")
     VP = {"leader": 5, "professional": 3, "henchman": 2}
     injury_stats = ("str", "qui", "sta", "int", "rc", "mc")
 
@@ -62,16 +63,20 @@ class Bwg1Progression(Progression):
     def prepare_advance(self, state, member, data, dice) -> dict[str, Any]:
         attribute = as_str(data.get("choice"))
         if member.saved < 1:
-            raise CampaignError(f"{member.name} has no attribute point to spend.", "choice")
+            raise CampaignError(
+                _("{name} has no attribute point to spend.").format(name=member.name), "choice"
+            )
         if attribute not in dict(self.advance_options(member)):
-            raise CampaignError("Choose an attribute below 6.", "choice")
+            raise CampaignError(_("Choose an attribute below 6."), "choice")
         return {"choice": attribute}
 
     def apply_advance(self, member: MemberState, data: Mapping[str, Any]) -> str:
         member.spent += 1
         advances = member.data.setdefault("advances", {})
         advances[data["choice"]] = advances.get(data["choice"], 0) + 1
-        return f"Spent an attribute point: {data['choice'].upper()} +1."
+        return _("Spent an attribute point: {attribute} +1.").format(
+            attribute=data["choice"].upper()
+        )
 
 
 PROGRESSION = Bwg1Progression

@@ -7,14 +7,15 @@ from rules.campaign.progression import Progression
 from rules.campaign.state import (
     MemberState,
 )
+from rules.i18n import _, gettext_noop
 from rules.registry import get_system
 
 
 class Bwg2Progression(Progression):
     """Blackwater Gulch 2nd edition: earned XP is added to the character, so to Fame."""
 
-    title = "The Most Famous Gang in Blackwater Gulch"
-    earned_label = "advances"
+    title = gettext_noop("The Most Famous Gang in Blackwater Gulch")
+    earned_label = gettext_noop("advances")
     injury_stats = ("str", "spd", "sta", "int", "rc", "mc")
     leader_key = "leader"
 
@@ -31,7 +32,9 @@ class Bwg2Progression(Progression):
         return int(report.members["1"].victory_points)
 
     def gain_reason(self, victim, amount) -> str:
-        return f"Took out {victim.name} ({amount} Victory Points)"
+        return _("Took out {name} ({amount} Victory Points)").format(
+            name=victim.name, amount=amount
+        )
 
     def advances_for(self, member, old_best, new_best, rules) -> int:
         return 0

@@ -37,11 +37,11 @@ from rules.campaign.state import (
     GangState,
     LogLine,
     MemberState,
-    counted,
     member_cost,
     signed,
 )
 from rules.dice import Dice
+from rules.i18n import _, gettext_noop, ngettext
 from rules.registry import get_system
 
 # --------------------------------------------------------------------------- the engine
@@ -154,12 +154,16 @@ def _gangs_of(event: Event) -> tuple[str, ...]:
 
 def _describe_undo(event: Event) -> str:
     reason = as_str(event.data.get("reason"))
-    why = f" ({reason})" if reason else ""
-    return (
-        f"The organiser undid encounter {event.data.get('number', '?')}{why}: everything "
-        "its two gangs did from its start on is struck out, and they are as they were "
-        "before it."
-    )
+    number = event.data.get("number", "?")
+    if reason:
+        return _(
+            "The organiser undid encounter {number} ({reason}): everything its two gangs did "
+            "from its start on is struck out, and they are as they were before it."
+        ).format(number=number, reason=reason)
+    return _(
+        "The organiser undid encounter {number}: everything its two gangs did from its start "
+        "on is struck out, and they are as they were before it."
+    ).format(number=number)
 
 
 def _encounter_of(event: Event) -> int | None:
@@ -177,7 +181,7 @@ def prepare(
     """
     handler = _PREPARE.get(kind)
     if handler is None:
-        raise CampaignError(f"Unknown campaign event {kind!r}.")
+        raise CampaignError(_("Unknown campaign event {kind}.").format(kind=repr(kind)))
     return handler(state, dict(data), dice or Dice())
 
 
@@ -193,8 +197,12 @@ def _snapshot(state: CampaignState) -> None:
 
 def _need_status(state: CampaignState, *wanted: str, what: str) -> None:
     if state.status not in wanted:
-        now = {SETUP: "still being set up", RUNNING: "running", FINISHED: "finished"}[state.status]
-        raise CampaignError(f"You can't {what}: the campaign is {now}.")
+        now = {
+            SETUP: _("the campaign is still being set up"),
+            RUNNING: _("the campaign is running"),
+            FINISHED: _("the campaign is finished"),
+        }[state.status]
+        raise CampaignError(_("You can't {what}: {now}.").format(what=what, now=now))
 
 
 def _change_score(state: CampaignState, m: MemberState, delta: int) -> str:
@@ -213,22 +221,28 @@ def _change_score(state: CampaignState, m: MemberState, delta: int) -> str:
         m.best = m.score
         if new > 0:
             m.earned += new
-            gained = f", {counted(new, p.earned_one, p.earned_label)} earned"
+            gained = ngettext(", {earned} earned", ", {earned} earned", new).format(
+                earned=ngettext("{count} {one}", "{count} {many}", new).format(
+                    count=new, one=_(p.earned_one), many=_(p.earned_label)
+                )
+            )
     p.on_gain(m, delta, state.rules)
-    return f"{m.name} {signed(delta)} {p.score_label} (now {m.score}{gained})"
+    return _("{name} {delta} {score} (now {total}{gained})").format(
+        name=m.name, delta=signed(delta), score=_(p.score_label), total=m.score, gained=gained
+    )
 
 
 # -- set-up ------------------------------------------------------------------
 
 
 def _prepare_gang_joined(state: CampaignState, data: dict, dice: Dice) -> dict:
-    _need_status(state, SETUP, what="join")
+    _need_status(state, SETUP, what=_("join"))
     gang_id = as_str(str(data.get("gang", "")))
     if not gang_id or gang_id in state.gangs:
-        raise CampaignError("Each gang joins once.", "gang")
+        raise CampaignError(_("Each gang joins once."), "gang")
     roster = data.get("roster")
     if not isinstance(roster, Mapping) or roster.get("system") != state.system:
-        raise CampaignError("Pick a gang of this campaign's game.", "gang")
+        raise CampaignError(_("Pick a gang of this campaign's game."), "gang")
     state.progression.check_join(roster, state.rules)
     members = []
     for i, member in enumerate(roster.get("members") or [], start=1):
@@ -255,10 +269,12 @@ def _apply_gang_joined(state: CampaignState, event: Event) -> str:
     state.gangs[gang.id] = gang
     cost = sum(m.original_cost for m in gang.members.values())
     total = get_system(state.system).total_label
-    return (
-        f"{gang.name} ({d['player'] or 'no player'}) joined with "
-        f"{counted(len(gang.members), 'member')} ({cost} {total})."
-    )
+    n = len(gang.members)
+    return ngettext(
+        "{gang} ({player}) joined with {count} member ({cost} {total}).",
+        "{gang} ({player}) joined with {count} members ({cost} {total}).",
+        n,
+    ).format(gang=gang.name, player=d["player"] or _("no player"), count=n, cost=cost, total=total)
 
 
 def _add_member(state: CampaignState, gang: GangState, name: str, data: Mapping) -> MemberState:
@@ -273,75 +289,93 @@ def _add_member(state: CampaignState, gang: GangState, name: str, data: Mapping)
 
 
 def _prepare_gang_left(state: CampaignState, data: dict, dice: Dice) -> dict:
-    _need_status(state, SETUP, what="leave the campaign this way")
+    _need_status(state, SETUP, what=_("leave the campaign this way"))
     return {"gang": state.gang(data.get("gang")).id}
 
 
 def _apply_gang_left(state: CampaignState, event: Event) -> str:
     gang = state.gangs.pop(event.data["gang"])
-    return f"{gang.name} left the campaign before it started."
+    return _("{gang} left the campaign before it started.").format(gang=gang.name)
 
 
 def _prepare_campaign_started(state: CampaignState, data: dict, dice: Dice) -> dict:
-    _need_status(state, SETUP, what="start it")
+    _need_status(state, SETUP, what=_("start it"))
     if len(state.gangs) < 2:
-        raise CampaignError("A campaign needs at least two gangs before it starts.")
+        raise CampaignError(_("A campaign needs at least two gangs before it starts."))
     return {}
 
 
 def _apply_campaign_started(state: CampaignState, event: Event) -> str:
     state.status = RUNNING
     _snapshot(state)
-    return f"The campaign began with {counted(len(state.gangs), 'gang')}."
+    n = len(state.gangs)
+    return ngettext(
+        "The campaign began with {count} gang.", "The campaign began with {count} gangs.", n
+    ).format(count=n)
 
 
 def _prepare_campaign_finished(state: CampaignState, data: dict, dice: Dice) -> dict:
-    _need_status(state, RUNNING, what="finish it")
+    _need_status(state, RUNNING, what=_("finish it"))
     if any(e.open for e in state.encounters):
-        raise CampaignError("Finish the open encounter first (record, confirm, death rolls).")
+        raise CampaignError(_("Finish the open encounter first (record, confirm, death rolls)."))
     return {"early": not state.all_played}
 
 
 def _apply_campaign_finished(state: CampaignState, event: Event) -> str:
     state.status = FINISHED
     winners = state.winners
-    names = " and ".join(g.name for g in winners) or "nobody"
-    early = " before the agreed number of encounters" if event.data.get("early") else ""
-    state.finish_note = f"{names}: {state.title}"
-    return f"The campaign ended{early}. {state.finish_note}."
+    names = _(" and ").join(g.name for g in winners) or _("nobody")
+    state.finish_note = _("{winners}: {title}").format(winners=names, title=_(state.title))
+    if event.data.get("early"):
+        return _("The campaign ended before the agreed number of encounters. {winners}.").format(
+            winners=state.finish_note
+        )
+    return _("The campaign ended. {winners}.").format(winners=state.finish_note)
 
 
 # -- encounters --------------------------------------------------------------
 
 
 def _prepare_encounter_begun(state: CampaignState, data: dict, dice: Dice) -> dict:
-    _need_status(state, RUNNING, what="start an encounter")
+    _need_status(state, RUNNING, what=_("start an encounter"))
     raw = data.get("gangs") or []
     if not isinstance(raw, Sequence) or isinstance(raw, str) or len(raw) != 2:
-        raise CampaignError("Pick the two gangs that fight.", "gangs")
+        raise CampaignError(_("Pick the two gangs that fight."), "gangs")
     a, b = (state.gang(g) for g in raw)
     if a.id == b.id:
-        raise CampaignError("A gang can't fight itself: pick two different gangs.", "gangs")
+        raise CampaignError(_("A gang can't fight itself: pick two different gangs."), "gangs")
     for gang in (a, b):
         if gang.retired:
-            raise CampaignError(f"{gang.name} rode to Mexico and is retired.", "gangs")
+            raise CampaignError(
+                _("{gang} rode to Mexico and is retired.").format(gang=gang.name), "gangs"
+            )
         if state.open_encounter(gang.id):
             raise CampaignError(
-                f"{gang.name} has an encounter still open: finish it first.", "gangs"
+                _("{gang} has an encounter still open: finish it first.").format(gang=gang.name),
+                "gangs",
             )
         if state.played(gang.id) >= state.agreed:
             raise CampaignError(
-                f"{gang.name} has played the agreed {counted(state.agreed, 'encounter')}.",
+                ngettext(
+                    "{gang} has played the agreed {count} encounter.",
+                    "{gang} has played the agreed {count} encounters.",
+                    state.agreed,
+                ).format(gang=gang.name, count=state.agreed),
                 "gangs",
             )
         if not gang.alive:
-            raise CampaignError(f"{gang.name} has nobody left to fight: recruit first.", "gangs")
+            raise CampaignError(
+                _("{gang} has nobody left to fight: recruit first.").format(gang=gang.name),
+                "gangs",
+            )
         waiting = gang.waiting if state.progression.full_strength else []
         if waiting:
-            names = " and ".join(m.name for m in waiting)
+            names = _(" and ").join(m.name for m in waiting)
             raise CampaignError(
-                f"{gang.name} fights at full strength: recruit a replacement for {names} "
-                "on the gang's Recruit page first (or choose there to fight short-handed).",
+                _(
+                    "{gang} fights at full strength: recruit a replacement for {names} on the "
+                    "gang's Recruit page first (or choose there to fight short-handed)."
+                ).format(gang=gang.name, names=names),
                 "gangs",
             )
     out = {"gangs": [a.id, b.id], "scenario": as_str(data.get("scenario"))[:120]}
@@ -357,25 +391,36 @@ def _apply_encounter_begun(state: CampaignState, event: Event) -> str:
     enc = EncounterState(event.seq, number, tuple(d["gangs"]), d.get("location"), d["scenario"])
     state.encounters.append(enc)
     a, b = (state.gangs[g] for g in enc.gangs)
-    where = ""
     if enc.location:
-        where = f" at {enc.location['name']} (rolled {enc.location['roll']})"
+        text = _("Encounter {number}: {a} v {b} at {place} (rolled {roll})").format(
+            number=number,
+            a=a.name,
+            b=b.name,
+            place=enc.location["name"],
+            roll=enc.location["roll"],
+        )
+    else:
+        text = _("Encounter {number}: {a} v {b}").format(number=number, a=a.name, b=b.name)
     if enc.scenario:
-        where += f": {enc.scenario}"
-    return f"Encounter {number}: {a.name} v {b.name}{where}."
+        text += ": " + enc.scenario
+    return text + "."
 
 
 def _open(state: CampaignState, data: Mapping, *statuses: str) -> EncounterState:
     enc = state.encounter(data.get("encounter"))
     if enc.status not in statuses:
-        raise CampaignError(f"Encounter {enc.number} is {enc.status_label.lower()}.")
+        raise CampaignError(
+            _("Encounter {number} is {status}.").format(
+                number=enc.number, status=_(enc.status_label).lower()
+            )
+        )
     return enc
 
 
 def _player_gang(enc: EncounterState, data: Mapping) -> str:
     gang = str(data.get("gang", ""))
     if gang not in enc.gangs:
-        raise CampaignError("Only the two gangs in the encounter can do that.", "gang")
+        raise CampaignError(_("Only the two gangs in the encounter can do that."), "gang")
     return gang
 
 
@@ -383,15 +428,15 @@ def _prepare_encounter_recorded(state: CampaignState, data: dict, dice: Dice) ->
     enc = _open(state, data, IN_PLAY, PROVISIONAL, DISPUTED)
     gang = str(data.get("gang", ""))
     if gang and gang not in enc.gangs:
-        raise CampaignError("Only the two gangs in the encounter record it.", "gang")
+        raise CampaignError(_("Only the two gangs in the encounter record it."), "gang")
     raw = data.get("happenings") or []
     if not isinstance(raw, list) or len(raw) > MAX_HAPPENINGS:
-        raise CampaignError("The record's list of what happened is not readable.")
+        raise CampaignError(_("The record's list of what happened is not readable."))
     happenings = state.progression.check_happenings(state, enc, raw)
     winner = data.get("winner")
     winner = "" if winner in (None, "", "draw") else str(winner)
     if winner and winner not in enc.gangs:
-        raise CampaignError("The winner is one of the two gangs, or nobody (a draw).", "winner")
+        raise CampaignError(_("The winner is one of the two gangs, or nobody (a draw)."), "winner")
     return {
         "encounter": enc.id,
         "gang": gang,
@@ -412,11 +457,22 @@ def _apply_encounter_recorded(state: CampaignState, event: Event) -> str:
     enc.confirmed = {d["gang"]} if d["gang"] else set()
     enc.status = PROVISIONAL
     enc.awards = state.progression.awards(state, enc)
-    outcome = state.gangs[enc.winner].name + " won" if enc.winner else "A draw"
-    return (
-        f"Encounter {enc.number} recorded: {outcome}; "
-        f"{counted(len(enc.happenings), 'thing')} happened. Provisional until both confirm."
-    )
+    n = len(enc.happenings)
+    if enc.winner:
+        return ngettext(
+            "Encounter {number} recorded: {gang} won; {count} thing happened. "
+            "Provisional until both confirm.",
+            "Encounter {number} recorded: {gang} won; {count} things happened. "
+            "Provisional until both confirm.",
+            n,
+        ).format(number=enc.number, gang=state.gangs[enc.winner].name, count=n)
+    return ngettext(
+        "Encounter {number} recorded: A draw; {count} thing happened. "
+        "Provisional until both confirm.",
+        "Encounter {number} recorded: A draw; {count} things happened. "
+        "Provisional until both confirm.",
+        n,
+    ).format(number=enc.number, count=n)
 
 
 def _prepare_encounter_confirmed(state: CampaignState, data: dict, dice: Dice) -> dict:
@@ -424,11 +480,15 @@ def _prepare_encounter_confirmed(state: CampaignState, data: dict, dice: Dice) -
     gang = _player_gang(enc, data)
     if enc.status == DISPUTED and gang != enc.disputed_by:
         raise CampaignError(
-            "The record is disputed: the organiser settles it, or the player who disputed "
-            "it confirms it after all, or it is recorded again."
+            _(
+                "The record is disputed: the organiser settles it, or the player who disputed "
+                "it confirms it after all, or it is recorded again."
+            )
         )
     if gang in enc.confirmed and enc.status == PROVISIONAL:
-        raise CampaignError(f"{state.gangs[gang].name} has already confirmed this record.")
+        raise CampaignError(
+            _("{gang} has already confirmed this record.").format(gang=state.gangs[gang].name)
+        )
     return {"encounter": enc.id, "gang": gang}
 
 
@@ -439,7 +499,9 @@ def _apply_encounter_confirmed(state: CampaignState, event: Event) -> str:
     if enc.status == DISPUTED:
         enc.status = PROVISIONAL
         enc.dispute = enc.disputed_by = ""
-    text = f"{state.gangs[gang].name} confirmed the record of encounter {enc.number}."
+    text = _("{gang} confirmed the record of encounter {number}.").format(
+        gang=state.gangs[gang].name, number=enc.number
+    )
     if set(enc.gangs) <= enc.confirmed:
         text += " " + _confirm(state, enc)
     return text
@@ -453,10 +515,13 @@ def _prepare_encounter_settled(state: CampaignState, data: dict, dice: Dice) -> 
 def _apply_encounter_settled(state: CampaignState, event: Event) -> str:
     enc = state.encounter(event.data["encounter"])
     enc.confirmed = set(enc.gangs)
-    note = f" ({event.data['note']})" if event.data.get("note") else ""
-    return f"The organiser upheld the record of encounter {enc.number}{note}. " + _confirm(
-        state, enc
-    )
+    if event.data.get("note"):
+        text = _("The organiser upheld the record of encounter {number} ({note}).").format(
+            number=enc.number, note=event.data["note"]
+        )
+    else:
+        text = _("The organiser upheld the record of encounter {number}.").format(number=enc.number)
+    return text + " " + _confirm(state, enc)
 
 
 def _confirm(state: CampaignState, enc: EncounterState) -> str:
@@ -465,7 +530,7 @@ def _confirm(state: CampaignState, enc: EncounterState) -> str:
     enc.dead = state.progression.who_rolls(state, enc)
     if enc.dead:
         names = ", ".join(state.member(r).name for r in enc.dead)
-        return f"Death rolls to make for {names}."
+        return _("Death rolls to make for {names}.").format(names=names)
     return _award(state, enc)
 
 
@@ -474,7 +539,7 @@ def _prepare_encounter_disputed(state: CampaignState, data: dict, dice: Dice) ->
     gang = _player_gang(enc, data)
     reason = as_str(data.get("reason"))[:1000]
     if not reason:
-        raise CampaignError("Say what is wrong with the record, for the organiser.", "reason")
+        raise CampaignError(_("Say what is wrong with the record, for the organiser."), "reason")
     return {"encounter": enc.id, "gang": gang, "reason": reason}
 
 
@@ -485,17 +550,21 @@ def _apply_encounter_disputed(state: CampaignState, event: Event) -> str:
     enc.disputed_by = event.data["gang"]
     enc.confirmed.discard(event.data["gang"])
     name = state.gangs[event.data["gang"]].name
-    return f"{name} disputed the record of encounter {enc.number}: {enc.dispute}"
+    return _("{gang} disputed the record of encounter {number}: {reason}").format(
+        gang=name, number=enc.number, reason=enc.dispute
+    )
 
 
 def _prepare_encounter_undone(state: CampaignState, data: dict, dice: Dice) -> dict:
-    _need_status(state, RUNNING, FINISHED, what="undo an encounter")
+    _need_status(state, RUNNING, FINISHED, what=_("undo an encounter"))
     last = state.last_encounter
     if last is None:
-        raise CampaignError("There is no encounter to undo.")
+        raise CampaignError(_("There is no encounter to undo."))
     wanted = as_int(data.get("encounter"))
     if wanted is not None and wanted != last.id:
-        raise CampaignError(f"Only the last encounter (number {last.number}) can be undone.")
+        raise CampaignError(
+            _("Only the last encounter (number {number}) can be undone.").format(number=last.number)
+        )
     return {"encounter": last.id, "number": last.number, "reason": as_str(data.get("reason"))}
 
 
@@ -510,9 +579,11 @@ def _prepare_death_rolled(state: CampaignState, data: dict, dice: Dice) -> dict:
     enc = _open(state, data, CONFIRMED)
     member = state.member(data.get("member"))
     if member.ref not in enc.dead:
-        raise CampaignError(f"{member.name} doesn't need a death roll for this encounter.")
+        raise CampaignError(
+            _("{name} doesn't need a death roll for this encounter.").format(name=member.name)
+        )
     if member.ref in enc.deaths:
-        raise CampaignError(f"{member.name}'s death roll is already made.")
+        raise CampaignError(_("{name}'s death roll is already made.").format(name=member.name))
     result = state.progression.death_result(dice.d6(f"Death roll for {member.name}"))
     out = {
         "encounter": enc.id,
@@ -537,18 +608,23 @@ def _apply_death_rolled(state: CampaignState, event: Event) -> str:
     enc = state.encounter(d["encounter"])
     m = state.member(d["member"])
     enc.deaths[m.ref] = {**d, "seq": event.seq}  # the latest roll, and where it is logged
-    text = f"Death roll for {m.name}: {d['roll']}, {d['name']}."
+    text = _("Death roll for {name}: {roll}, {result}.").format(
+        name=m.name, roll=d["roll"], result=_(d["name"])
+    )
     if d["result"] == "dead":
         m.status = DEAD
-        m.notes.append(f"Killed in encounter {enc.number}.")
-        text += " Removed from the gang."
+        m.notes.append(_("Killed in encounter {number}.").format(number=enc.number))
+        text += " " + _("Removed from the gang.")
     else:
         lost = state.progression.injure(m, d["injury"]) if d["injury"] else ""
-        what = "Badly wounded" if d["result"] == "badly_wounded" else "Playing dead"
-        m.notes.append(f"{what} in encounter {enc.number}{': ' + lost if lost else ''}.")
+        if d["result"] == "badly_wounded":
+            note = _("Badly wounded in encounter {number}").format(number=enc.number)
+        else:
+            note = _("Playing dead in encounter {number}").format(number=enc.number)
+        m.notes.append(f"{note}: {lost}." if lost else f"{note}.")
         if lost:
             text += f" {lost}."
-        text += f" No {state.progression.score_word} this encounter."
+        text += " " + _("No {score} this encounter.").format(score=_(state.progression.score_word))
     if enc.showdown and enc.showdown.get("fate") == "dead" and m.ref == enc.showdown["loser"]:
         if d["result"] != "dead":
             text += _void_showdown(state, enc, m)
@@ -564,10 +640,12 @@ def _award(state: CampaignState, enc: EncounterState) -> str:
         death = enc.deaths.get(award.member)
         if death and award.amount > 0:
             award.counts = False
-            award.why_not = f"{death['name']}: no {p.score_word} this encounter"
+            award.why_not = _("{result}: no {score} this encounter").format(
+                result=_(death["name"]), score=_(p.score_word)
+            )
         if award.counts and not p.earns(state.member(award.member)):
             award.counts = False
-            award.why_not = p.no_gain_reason
+            award.why_not = _(p.no_gain_reason)
     lines = []
     for r in dict.fromkeys(a.member for a in enc.awards):
         m = state.member(r)
@@ -584,8 +662,13 @@ def _award(state: CampaignState, enc: EncounterState) -> str:
         for g in enc.gangs:
             state.gangs[g].purse += purse
             enc.purse[g] = purse
-    done = "; ".join(lines) if lines else f"no {p.score_word} changed"
-    return f"Encounter {enc.number} settled: {done}."
+    if not lines:
+        return _("Encounter {number} settled: no {score} changed.").format(
+            number=enc.number, score=_(p.score_word)
+        )
+    return _("Encounter {number} settled: {changes}.").format(
+        number=enc.number, changes="; ".join(lines)
+    )
 
 
 def _void_showdown(state: CampaignState, enc: EncounterState, loser: MemberState) -> str:
@@ -601,29 +684,42 @@ def _void_showdown(state: CampaignState, enc: EncounterState, loser: MemberState
     loser.score -= gained
     loser.best, loser.earned = best, earned
     p = state.progression
-    also = f" and the {counted(lost, p.earned_one, p.earned_label)} it gave" if lost else ""
-    return (
-        f" The {gained} {p.score_word} {loser.name} gained in the showdown{also} "
-        f"{'are' if lost or gained != 1 else 'is'} struck out (now {loser.score})."
-    )
+    score = _(p.score_word)
+    if lost:
+        earned = ngettext("{count} {one}", "{count} {many}", lost).format(
+            count=lost, one=_(p.earned_one), many=_(p.earned_label)
+        )
+        text = _(
+            "The {gained} {score} {name} gained in the showdown and the {earned} it gave are "
+            "struck out (now {total})."
+        ).format(gained=gained, score=score, name=loser.name, earned=earned, total=loser.score)
+    else:
+        text = ngettext(
+            "The {gained} {score} {name} gained in the showdown is struck out (now {total}).",
+            "The {gained} {score} {name} gained in the showdown are struck out (now {total}).",
+            gained,
+        ).format(gained=gained, score=score, name=loser.name, total=loser.score)
+    return " " + text
 
 
 def _prepare_showdown_challenged(state: CampaignState, data: dict, dice: Dice) -> dict:
     enc = state.encounter(data.get("encounter"))
     if not enc.awarded:
-        raise CampaignError("A showdown comes after the encounter's death rolls.")
+        raise CampaignError(_("A showdown comes after the encounter's death rolls."))
     gone = showdown_gone(state, enc)
     if gone:
         raise CampaignError(gone)
     if enc.showdown:
-        raise CampaignError("This encounter has had its showdown challenge.")
+        raise CampaignError(_("This encounter has had its showdown challenge."))
     challenger = state.member(data.get("challenger"), "challenger")
     challenged = state.member(data.get("challenged"), "challenged")
     pairs = showdown_pairs(state, enc)
     if (challenger.ref, challenged.ref) not in pairs:
         raise CampaignError(
-            "A showdown challenge comes from an outlaw of the gang with the lower total "
-            "reputation, to an outlaw of the other gang with the same notoriety.",
+            _(
+                "A showdown challenge comes from an outlaw of the gang with the lower total "
+                "reputation, to an outlaw of the other gang with the same notoriety."
+            ),
             "challenged",
         )
     return {"encounter": enc.id, "challenger": challenger.ref, "challenged": challenged.ref}
@@ -643,10 +739,10 @@ def showdown_gone(state: CampaignState, enc: EncounterState) -> str:
     if later is None:
         return ""
     gang = state.gangs[next(g for g in later.gangs if g in enc.gangs)]
-    return (
-        f"{gang.name} has begun encounter {later.number} since: the chance of a showdown "
-        f"after encounter {enc.number} is gone."
-    )
+    return _(
+        "{gang} has begun encounter {later} since: the chance of a showdown after encounter "
+        "{number} is gone."
+    ).format(gang=gang.name, later=later.number, number=enc.number)
 
 
 def showdown_pairs(state: CampaignState, enc: EncounterState) -> list[tuple[str, str]]:
@@ -673,13 +769,15 @@ def _apply_showdown_challenged(state: CampaignState, event: Event) -> str:
         "awards": [],
     }
     x, y = state.member(d["challenger"]), state.member(d["challenged"])
-    return f"Showdown: {x.name} challenged {y.name}."
+    return _("Showdown: {challenger} challenged {challenged}.").format(
+        challenger=x.name, challenged=y.name
+    )
 
 
 def _prepare_showdown_answered(state: CampaignState, data: dict, dice: Dice) -> dict:
     enc = state.encounter(data.get("encounter"))
     if not enc.showdown or enc.showdown["status"] != "challenged":
-        raise CampaignError("There is no showdown challenge waiting for an answer.")
+        raise CampaignError(_("There is no showdown challenge waiting for an answer."))
     return {"encounter": enc.id, "accepted": bool(data.get("accepted"))}
 
 
@@ -689,25 +787,29 @@ def _apply_showdown_answered(state: CampaignState, event: Event) -> str:
     challenged = state.member(sd["challenged"])
     if event.data["accepted"]:
         sd["status"] = "accepted"
-        return f"{challenged.name} accepted the showdown."
+        return _("{name} accepted the showdown.").format(name=challenged.name)
     sd["status"] = "declined"
     penalty = state.progression.decline_penalty
     line = _change_score(state, challenged, penalty)
-    challenged.notes.append(f"Declined a showdown after encounter {enc.number} ({penalty}).")
-    return f"{challenged.name} declined the showdown: {line}."
+    challenged.notes.append(
+        _("Declined a showdown after encounter {number} ({penalty}).").format(
+            number=enc.number, penalty=penalty
+        )
+    )
+    return _("{name} declined the showdown: {change}.").format(name=challenged.name, change=line)
 
 
 def _prepare_showdown_fought(state: CampaignState, data: dict, dice: Dice) -> dict:
     enc = state.encounter(data.get("encounter"))
     sd = enc.showdown
     if not sd or sd["status"] != "accepted":
-        raise CampaignError("Record a showdown's result after the challenge is accepted.")
+        raise CampaignError(_("Record a showdown's result after the challenge is accepted."))
     winner = state.member(data.get("winner"), "winner")
     if winner.ref not in (sd["challenger"], sd["challenged"]):
-        raise CampaignError("The winner is the challenger or the challenged.", "winner")
+        raise CampaignError(_("The winner is the challenger or the challenged."), "winner")
     fate = as_str(data.get("fate"))
     if fate not in SHOWDOWN_FATES:
-        raise CampaignError("Say how the loser ended: unconscious, dead or off the map.", "fate")
+        raise CampaignError(_("Say how the loser ended: unconscious, dead or off the map."), "fate")
     loser = sd["challenged"] if winner.ref == sd["challenger"] else sd["challenger"]
     hits = []
     left: dict[str, int] = {}  # actions each outlaw has left in the fight
@@ -715,15 +817,25 @@ def _prepare_showdown_fought(state: CampaignState, data: dict, dice: Dice) -> di
     for i, h in enumerate(data.get("hits") or [], start=1):
         kind = as_str(h.get("kind"))
         if kind not in ("wound", "kill"):
-            raise CampaignError(f"Hit {i}: a wound or the kill.", f"hits-{i}")
+            raise CampaignError(
+                _("Hit {number}: a wound or the kill.").format(number=i), f"hits-{i}"
+            )
         by, to = as_str(h.get("by")), as_str(h.get("to"))
         if {by, to} != {winner.ref, loser}:
-            raise CampaignError(f"Hit {i}: one of the two outlaws hits the other.", f"hits-{i}")
+            raise CampaignError(
+                _("Hit {number}: one of the two outlaws hits the other.").format(number=i),
+                f"hits-{i}",
+            )
         if killed:
-            raise CampaignError(f"Hit {i}: the fight ended with the kill.", f"hits-{i}")
+            raise CampaignError(
+                _("Hit {number}: the fight ended with the kill.").format(number=i), f"hits-{i}"
+            )
         if kind == "kill" and (fate != "dead" or to != loser):
             raise CampaignError(
-                f"Hit {i}: only the loser can be killed, when he ends dead.", f"hits-{i}"
+                _("Hit {number}: only the loser can be killed, when he ends dead.").format(
+                    number=i
+                ),
+                f"hits-{i}",
             )
         victim = state.member(to)
         amount = state.progression.hit_amount(
@@ -735,9 +847,9 @@ def _prepare_showdown_fought(state: CampaignState, data: dict, dice: Dice) -> di
 
 
 SHOWDOWN_FATES = {
-    "unconscious": "Permanently unconscious",
-    "dead": "Dead",
-    "left": "Left the map",
+    "unconscious": gettext_noop("Permanently unconscious"),
+    "dead": gettext_noop("Dead"),
+    "left": gettext_noop("Left the map"),
 }
 
 
@@ -768,14 +880,16 @@ def _apply_showdown_fought(state: CampaignState, event: Event) -> str:
         if line:
             lines.append(line)
     winner = state.member(d["winner"])
-    text = f"Showdown: {winner.name} beat {loser.name} ({SHOWDOWN_FATES[d['fate']].lower()})."
+    text = _("Showdown: {winner} beat {loser} ({fate}).").format(
+        winner=winner.name, loser=loser.name, fate=_(SHOWDOWN_FATES[d["fate"]]).lower()
+    )
     if lines:
         text += " " + "; ".join(lines) + "."
     if d["fate"] == "dead":
         enc.deaths.pop(loser.ref, None)  # a second death roll, for the showdown
         if loser.ref not in enc.dead:
             enc.dead.append(loser.ref)
-        text += f" Death roll to make for {loser.name}."
+        text += " " + _("Death roll to make for {name}.").format(name=loser.name)
     return text
 
 
@@ -783,18 +897,20 @@ def _need_riding(state: CampaignState, gang_id: str, field_name: str) -> None:
     """A gang that rode to Mexico is retired for good: it spends and recruits no more."""
     gang = state.gang(gang_id)
     if gang.retired:
-        raise CampaignError(f"{gang.name} rode to Mexico and is retired.", field_name)
+        raise CampaignError(
+            _("{gang} rode to Mexico and is retired.").format(gang=gang.name), field_name
+        )
 
 
 def _prepare_advance_taken(state: CampaignState, data: dict, dice: Dice) -> dict:
-    _need_status(state, RUNNING, what="spend advances")
+    _need_status(state, RUNNING, what=_("spend advances"))
     member = state.member(data.get("member"))
     if not member.alive:
-        raise CampaignError(f"{member.name} is dead.", "member")
+        raise CampaignError(_("{name} is dead.").format(name=member.name), "member")
     _need_riding(state, member.gang, "member")
     enc = state.open_encounter(member.gang)
     if enc is not None:
-        raise CampaignError("Spend advances after the encounter is settled.", "member")
+        raise CampaignError(_("Spend advances after the encounter is settled."), "member")
     out = state.progression.prepare_advance(state, member, data, dice)
     out["member"] = member.ref
     return out
@@ -808,11 +924,11 @@ def _apply_advance_taken(state: CampaignState, event: Event) -> str:
 
 
 def _prepare_item_bought(state: CampaignState, data: dict, dice: Dice) -> dict:
-    _need_status(state, RUNNING, what="buy anything")
+    _need_status(state, RUNNING, what=_("buy anything"))
     gang = str(data.get("gang", "")) or state.member(data.get("member")).gang
     _need_riding(state, gang, "item")
     if state.open_encounter(gang):
-        raise CampaignError("Buy between encounters, once the last one is settled.", "item")
+        raise CampaignError(_("Buy between encounters, once the last one is settled."), "item")
     return state.progression.prepare_purchase(state, {**data, "gang": gang})
 
 
@@ -821,17 +937,19 @@ def _apply_item_bought(state: CampaignState, event: Event) -> str:
 
 
 def _prepare_member_recruited(state: CampaignState, data: dict, dice: Dice) -> dict:
-    _need_status(state, RUNNING, what="recruit")
+    _need_status(state, RUNNING, what=_("recruit"))
     gang = state.gang(data.get("gang"))
     _need_riding(state, gang.id, "replaces")
     replaced = state.member(data.get("replaces"), "replaces")
     if replaced.gang != gang.id or replaced.status != DEAD or replaced.replaced_by:
-        raise CampaignError("A recruit replaces a member of this gang who was killed.", "replaces")
+        raise CampaignError(
+            _("A recruit replaces a member of this gang who was killed."), "replaces"
+        )
     if state.open_encounter(gang.id):
-        raise CampaignError("Recruit once the last encounter is settled.", "replaces")
+        raise CampaignError(_("Recruit once the last encounter is settled."), "replaces")
     member = data.get("member")
     if not isinstance(member, Mapping) or not isinstance(member.get("data"), Mapping):
-        raise CampaignError("Pick the recruit from one of your gangs.", "recruit")
+        raise CampaignError(_("Pick the recruit from one of your gangs."), "recruit")
     name = as_str(member.get("name"))[:80] or "Recruit"
     new = dict(member["data"])
     note = state.progression.check_recruit(state, replaced, new)
@@ -848,24 +966,34 @@ def _apply_member_recruited(state: CampaignState, event: Event) -> str:
     new = _add_member(state, gang, d["member"]["name"], d["member"]["data"])
     new.replaces = old.key
     old.replaced_by = new.key
-    new.notes.append(f"Recruited to replace {old.name}.")
+    new.notes.append(_("Recruited to replace {name}.").format(name=old.name))
     total = get_system(state.system).total_label
-    note = f" ({d['note']})" if d.get("note") else ""
-    return (
-        f"{gang.name} recruited {new.name} ({new.original_cost} {total}) to replace "
-        f"{old.name}{note}."
+    if d.get("note"):
+        return _("{gang} recruited {name} ({cost} {total}) to replace {fallen} ({note}).").format(
+            gang=gang.name,
+            name=new.name,
+            cost=new.original_cost,
+            total=total,
+            fallen=old.name,
+            note=d["note"],
+        )
+    return _("{gang} recruited {name} ({cost} {total}) to replace {fallen}.").format(
+        gang=gang.name, name=new.name, cost=new.original_cost, total=total, fallen=old.name
     )
 
 
 def _prepare_recruit_declined(state: CampaignState, data: dict, dice: Dice) -> dict:
-    _need_status(state, RUNNING, what="decline a recruit")
+    _need_status(state, RUNNING, what=_("decline a recruit"))
     gang = state.gang(data.get("gang"))
     _need_riding(state, gang.id, "replaces")
     fallen = state.member(data.get("replaces"), "replaces")
     if fallen.gang != gang.id or fallen not in gang.fallen:
-        raise CampaignError("Only a member of this gang who was killed is replaced.", "replaces")
+        raise CampaignError(_("Only a member of this gang who was killed is replaced."), "replaces")
     if fallen.declined:
-        raise CampaignError(f"{gang.name} already fights without {fallen.name}.", "replaces")
+        raise CampaignError(
+            _("{gang} already fights without {name}.").format(gang=gang.name, name=fallen.name),
+            "replaces",
+        )
     return {"gang": gang.id, "replaces": fallen.ref}
 
 
@@ -873,31 +1001,32 @@ def _apply_recruit_declined(state: CampaignState, event: Event) -> str:
     fallen = state.member(event.data["replaces"])
     fallen.declined = True
     gang = state.gangs[fallen.gang]
-    return (
-        f"{gang.name} fights on without replacing {fallen.name} (a recruit may still "
-        "take the place later)."
-    )
+    return _(
+        "{gang} fights on without replacing {name} (a recruit may still take the place later)."
+    ).format(gang=gang.name, name=fallen.name)
 
 
 def _prepare_leader_chosen(state: CampaignState, data: dict, dice: Dice) -> dict:
-    _need_status(state, SETUP, RUNNING, what="choose a leader")
+    _need_status(state, SETUP, RUNNING, what=_("choose a leader"))
     key = state.progression.leader_key
     if key is None:
-        raise CampaignError("In this game the leader is not a flag you can move.")
+        raise CampaignError(_("In this game the leader is not a flag you can move."))
     member = state.member(data.get("member"))
     if not member.alive:
-        raise CampaignError(f"{member.name} is dead.", "member")
+        raise CampaignError(_("{name} is dead.").format(name=member.name), "member")
     if member.data.get(key) is True:
-        raise CampaignError(f"{member.name} already leads the gang.", "member")
+        raise CampaignError(_("{name} already leads the gang.").format(name=member.name), "member")
     _need_riding(state, member.gang, "member")
     leader = next((m for m in state.gangs[member.gang].alive if m.data.get(key) is True), None)
     if leader is not None:
         raise CampaignError(
-            f"{leader.name} leads the gang: a new leader is chosen only when the leader is dead.",
+            _("{name} leads the gang: a new leader is chosen only when the leader is dead.").format(
+                name=leader.name
+            ),
             "member",
         )
     if state.open_encounter(member.gang):
-        raise CampaignError("Choose the new leader once the encounter is settled.", "member")
+        raise CampaignError(_("Choose the new leader once the encounter is settled."), "member")
     return {"gang": member.gang, "member": member.ref}
 
 
@@ -908,21 +1037,23 @@ def _apply_leader_chosen(state: CampaignState, event: Event) -> str:
     for m in gang.members.values():
         if m.alive:
             m.data[key] = m is chosen
-    chosen.notes.append("Became the gang's leader.")
-    return f"{chosen.name} now leads {gang.name}."
+    chosen.notes.append(_("Became the gang's leader."))
+    return _("{name} now leads {gang}.").format(name=chosen.name, gang=gang.name)
 
 
 def _prepare_rode_to_mexico(state: CampaignState, data: dict, dice: Dice) -> dict:
-    _need_status(state, RUNNING, what="ride to Mexico")
+    _need_status(state, RUNNING, what=_("ride to Mexico"))
     gang = state.gang(data.get("gang"))
     if gang.retired:
-        raise CampaignError(f"{gang.name} is already in Mexico.")
+        raise CampaignError(_("{gang} is already in Mexico.").format(gang=gang.name))
     if state.open_encounter(gang.id):
-        raise CampaignError("Ride to Mexico at the end of an encounter, once it is settled.")
+        raise CampaignError(_("Ride to Mexico at the end of an encounter, once it is settled."))
     if not state.played(gang.id):
         raise CampaignError(
-            f"{gang.name} has played no encounter yet: a gang rides to Mexico at the end of "
-            "an encounter it played."
+            _(
+                "{gang} has played no encounter yet: a gang rides to Mexico at the end of an "
+                "encounter it played."
+            ).format(gang=gang.name)
         )
     return {"gang": gang.id}
 
@@ -931,13 +1062,15 @@ def _apply_rode_to_mexico(state: CampaignState, event: Event) -> str:
     gang = state.gangs[event.data["gang"]]
     played = [e.number for e in state.encounters if gang.id in e.gangs]
     gang.retired_after = played[-1] if played else 0
-    text = f"{gang.name} rode to Mexico: the campaign is forfeit and the gang retires for good."
+    text = _(
+        "{gang} rode to Mexico: the campaign is forfeit and the gang retires for good."
+    ).format(gang=gang.name)
     riding = state.active_gangs
     if len(riding) < 2:
         state.status = FINISHED
-        names = " and ".join(g.name for g in riding) or "nobody"
-        state.finish_note = f"{names}: {state.title}"
-        text += f" The campaign is over. {state.finish_note}."
+        names = _(" and ").join(g.name for g in riding) or _("nobody")
+        state.finish_note = _("{winners}: {title}").format(winners=names, title=_(state.title))
+        text += " " + _("The campaign is over. {winners}.").format(winners=state.finish_note)
     return text
 
 

@@ -11,13 +11,14 @@ from rules.campaign.state import (
     CampaignError,
     MemberState,
 )
+from rules.i18n import _, gettext_noop
 
 
 class Gf26Progression(Progression):
     """Gangfight Core 2.6: campaigns start at 500 points; 5 XP promote a model one troop
     type (Regular → Veteran → Hero) with a new perk."""
 
-    earned_label = "promotions"
+    earned_label = gettext_noop("promotions")
     defaults = {**Progression.defaults, "limit": 500}
     VP = {"regular": 1, "veteran": 2, "hero": 3}
     NEXT = {"regular": "veteran", "veteran": "hero"}
@@ -48,19 +49,21 @@ class Gf26Progression(Progression):
         to = self.NEXT[self._type(member)]
         held = set(member.data.get("perks") or [])
         return [
-            (pid, f"Become a {to.title()} with {p['name']}")
+            (pid, _("Become a {type} with {perk}").format(type=to.title(), perk=p["name"]))
             for pid, p in gf26.PERKS.items()
             if pid not in held
         ]
 
     def prepare_advance(self, state, member, data, dice) -> dict[str, Any]:
         if member.saved < 1:
-            raise CampaignError(f"{member.name} has no promotion to take.", "choice")
+            raise CampaignError(
+                _("{name} has no promotion to take.").format(name=member.name), "choice"
+            )
         if self._type(member) not in self.NEXT:
-            raise CampaignError(f"{member.name} is a Hero already.", "choice")
+            raise CampaignError(_("{name} is a Hero already.").format(name=member.name), "choice")
         perk = as_str(data.get("choice"))
         if perk not in dict(self.advance_options(member)):
-            raise CampaignError("Choose a perk the model doesn't have.", "choice")
+            raise CampaignError(_("Choose a perk the model doesn't have."), "choice")
         return {"choice": perk, "to": self.NEXT[self._type(member)]}
 
     def apply_advance(self, member: MemberState, data: Mapping[str, Any]) -> str:
@@ -69,7 +72,9 @@ class Gf26Progression(Progression):
         member.spent += 1
         member.data.setdefault("profile", {})["troop_type"] = data["to"]
         member.data.setdefault("perks", []).append(data["choice"])
-        return f"Promoted to {data['to'].title()} with {gf26.PERKS[data['choice']]['name']}."
+        return _("Promoted to {type} with {perk}.").format(
+            type=data["to"].title(), perk=gf26.PERKS[data["choice"]]["name"]
+        )
 
 
 PROGRESSION = Gf26Progression

@@ -11,23 +11,24 @@ from rules.campaign.state import (
     CampaignError,
     MemberState,
 )
+from rules.i18n import _, gettext_noop
 
 
 class GunfightProgression(Progression):
     """Gunfight v2: characters move from Greenhorn to Old Hand (5 XP) to Veteran (15 XP),
     each step rolling a new special ability on their type's D20 table."""
 
-    earned_label = "promotions"
+    earned_label = gettext_noop("promotions")
     defaults = {**Progression.defaults, "old_hand_xp": 5, "veteran_xp": 15}
     rule_help = {
         **Progression.rule_help,
-        "old_hand_xp": "Experience at which a Greenhorn becomes an Old Hand.",
-        "veteran_xp": "Experience at which an Old Hand becomes a Veteran.",
+        "old_hand_xp": gettext_noop("Experience at which a Greenhorn becomes an Old Hand."),
+        "veteran_xp": gettext_noop("Experience at which an Old Hand becomes a Veteran."),
     }
     VP = {"greenhorn": 1, "old_hand": 2, "veteran": 3}
     NEXT = {"greenhorn": "old_hand", "old_hand": "veteran"}
     injury_stats = ("bd", "sk", "sp", "ag", "wp")
-    no_gain_reason = "troopers and rabble gain no experience"
+    no_gain_reason = gettext_noop("troopers and rabble gain no experience")
 
     def _character(self, member: MemberState) -> bool:
         return as_str(member.data.get("figure")) == "character"
@@ -59,19 +60,26 @@ class GunfightProgression(Progression):
         if member.saved < 1 or not self._character(member) or level not in self.NEXT:
             return []
         to = self.NEXT[level].replace("_", " ").title()
-        return [("promote", f"Become {to} and roll a new ability")]
+        return [("promote", _("Become {level} and roll a new ability").format(level=to))]
 
     def prepare_advance(self, state, member, data, dice) -> dict[str, Any]:
         from rules.systems import gunfight
 
         if not self.advance_options(member):
-            raise CampaignError(f"{member.name} has no promotion to take.", "choice")
+            raise CampaignError(
+                _("{name} has no promotion to take.").format(name=member.name), "choice"
+            )
         table = gunfight.table_for(as_str(member.data.get("character_type")))
         if table is None:
-            raise CampaignError(f"{member.name} has no ability table (character type).", "choice")
+            raise CampaignError(
+                _("{name} has no ability table (character type).").format(name=member.name),
+                "choice",
+            )
         held = set(member.data.get("abilities") or [])
         if not set(gunfight.table_abilities(table)) - held:
-            raise CampaignError(f"{member.name} has every ability on the table.", "choice")
+            raise CampaignError(
+                _("{name} has every ability on the table.").format(name=member.name), "choice"
+            )
         while True:
             roll = dice.d20(f"{member.name}: new ability ({table.get('name', 'table')})")
             ability = gunfight.table_result(table, roll)
@@ -90,7 +98,9 @@ class GunfightProgression(Progression):
         member.data.setdefault("rolls", []).append(dict(data["rolled"]))
         name = gunfight.ABILITIES.get(data["ability"], {}).get("name", data["ability"])
         level = data["to"].replace("_", " ").title()
-        return f"Became {level}: rolled {data['roll']}, {name}."
+        return _("Became {level}: rolled {roll}, {ability}.").format(
+            level=level, roll=data["roll"], ability=name
+        )
 
 
 PROGRESSION = GunfightProgression

@@ -19,11 +19,11 @@ from rules.campaign.state import (
     CampaignState,
     EncounterState,
     MemberState,
-    counted,
     member_cost,
     whole_number,
 )
 from rules.dice import Dice
+from rules.i18n import _, gettext_noop, ngettext
 from rules.registry import get_system
 
 
@@ -34,12 +34,15 @@ class Progression:
     handling (encounters, death rolls, recruits, Riding to Mexico) is shared.
     """
 
-    score_label = "XP"
-    score_word = "XP"  # the score in running text ("no XP this encounter")
-    earned_label = "advances"
-    title = "Campaign champions"
+    score_label = gettext_noop("XP")
+    score_word = gettext_noop("XP")  # the score in running text ("no XP this encounter")
+    earned_label = gettext_noop("advances")
+    title = gettext_noop("Campaign champions")
     #: the happening kinds an encounter record may hold, with their labels
-    happening_kinds: dict[str, str] = {"out": "Took out", "left": "Left the table early"}
+    happening_kinds: dict[str, str] = {
+        "out": gettext_noop("Took out"),
+        "left": gettext_noop("Left the table early"),
+    }
     #: the house rules a campaign starts with (``docs/campaigns.md``)
     defaults: dict[str, Any] = {
         "limit": None,
@@ -51,12 +54,18 @@ class Progression:
     }
     #: one line per house rule, shown on the campaign's set-up page
     rule_help: dict[str, str] = {
-        "limit": "The most a gang may cost when it joins (empty: the game's usual limit).",
-        "win_xp": "Experience for every member of the winning gang.",
-        "left_xp": "Experience (usually 0 or less) for a member who left the table early.",
-        "per_advance": "Experience needed for each advance.",
-        "purse_per_game": "Dollars each gang gets after every game, to spend between games.",
-        "death_roll": "Roll the Rivals death roll for every member taken out.",
+        "limit": gettext_noop(
+            "The most a gang may cost when it joins (empty: the game's usual limit)."
+        ),
+        "win_xp": gettext_noop("Experience for every member of the winning gang."),
+        "left_xp": gettext_noop(
+            "Experience (usually 0 or less) for a member who left the table early."
+        ),
+        "per_advance": gettext_noop("Experience needed for each advance."),
+        "purse_per_game": gettext_noop(
+            "Dollars each gang gets after every game, to spend between games."
+        ),
+        "death_roll": gettext_noop("Roll the Rivals death roll for every member taken out."),
     }
     uses_location = False
     injury_stats: tuple[str, ...] = ()
@@ -93,14 +102,22 @@ class Progression:
         if report.errors:
             first = "; ".join(f.message for f in report.errors[:3])
             more = len(report.errors) - 3
-            extra = f" (and {counted(more, 'more problem')})" if more > 0 else ""
-            raise CampaignError(
-                f"This gang breaks the rules, so it can't join yet: {first}{extra}. "
-                "Fix it in the builder, then join.",
-                "gang",
-            )
+            if more > 0:
+                message = ngettext(
+                    "This gang breaks the rules, so it can't join yet: {problems} (and {count} "
+                    "more problem). Fix it in the builder, then join.",
+                    "This gang breaks the rules, so it can't join yet: {problems} (and {count} "
+                    "more problems). Fix it in the builder, then join.",
+                    more,
+                ).format(problems=first, count=more)
+            else:
+                message = _(
+                    "This gang breaks the rules, so it can't join yet: {problems}. "
+                    "Fix it in the builder, then join."
+                ).format(problems=first)
+            raise CampaignError(message, "gang")
         if not report.members:
-            raise CampaignError("This gang has no members yet.", "gang")
+            raise CampaignError(_("This gang has no members yet."), "gang")
 
     def start(self, member: MemberState, rules: Mapping[str, Any]) -> None:
         """Set a member's starting campaign values when it joins."""
@@ -110,7 +127,7 @@ class Progression:
         return copy.deepcopy(member.data)
 
     def member_summary(self, member: MemberState) -> str:
-        return f"{self.score_label} {member.score}"
+        return f"{_(self.score_label)} {member.score}"
 
     # -- experience
     def victory_points(self, state: CampaignState, victim: MemberState) -> int:
@@ -118,7 +135,7 @@ class Progression:
         return 1
 
     def gain_reason(self, victim: MemberState, amount: int) -> str:
-        return f"Took out {victim.name} ({counted(amount, 'XP', 'XP')})"
+        return _("Took out {name} ({amount} XP)").format(name=victim.name, amount=amount)
 
     def earns(self, member: MemberState) -> bool:
         """Whether a member gains experience at all (Gunfight's troopers don't)."""
@@ -144,7 +161,7 @@ class Progression:
         return []
 
     def prepare_advance(self, state: CampaignState, member: MemberState, data: dict, dice: Dice):
-        raise CampaignError("This game has no advances to take.")
+        raise CampaignError(_("This game has no advances to take."))
 
     def apply_advance(self, member: MemberState, data: Mapping[str, Any]) -> str:
         return ""
@@ -152,13 +169,13 @@ class Progression:
     # -- encounters
     has_showdown = False
     decline_penalty = 0
-    no_gain_reason = "gains no experience"
+    no_gain_reason = gettext_noop("gains no experience")
 
     def notoriety(self, score: int) -> tuple[str, int]:
         return ("", 0)
 
     def roll_location(self, dice: Dice) -> dict[str, Any]:
-        raise CampaignError("This game has no encounter locations to roll.")
+        raise CampaignError(_("This game has no encounter locations to roll."))
 
     def death_result(self, roll: int) -> dict[str, Any]:
         from rules.systems import rivals
@@ -177,8 +194,13 @@ class Progression:
         for i, h in enumerate(raw, start=1):
             kind = as_str(h.get("kind")) if isinstance(h, Mapping) else ""
             if kind not in self.happening_kinds:
-                allowed = ", ".join(self.happening_kinds.values())
-                raise CampaignError(f"Line {i}: choose what happened ({allowed}).", f"line-{i}")
+                allowed = ", ".join(_(k) for k in self.happening_kinds.values())
+                raise CampaignError(
+                    _("Line {number}: choose what happened ({kinds}).").format(
+                        number=i, kinds=allowed
+                    ),
+                    f"line-{i}",
+                )
             out.append(getattr(self, f"_check_{kind}")(check, i, h))
         return out
 
@@ -189,9 +211,14 @@ class Progression:
         return {"kind": "out", "by": by.ref if by else "", "to": to.ref}
 
     def _check_left(self, check: Happenings, i: int, h: Mapping) -> dict[str, Any]:
-        who = check.member(i, h.get("who") or h.get("by"), "who")
+        who = check.member(i, h.get("who") or h.get("by"), gettext_noop("who"))
         if who.ref in check.down or who.ref in check.left:
-            raise CampaignError(f"Line {i}: {who.name} was already off the table.", f"line-{i}")
+            raise CampaignError(
+                _("Line {number}: {name} was already off the table.").format(
+                    number=i, name=who.name
+                ),
+                f"line-{i}",
+            )
         check.left.add(who.ref)
         return {"kind": "left", "who": who.ref}
 
@@ -206,7 +233,7 @@ class Progression:
             elif h["kind"] == "left" and min(0, as_int(rules.get("left_xp")) or 0):
                 # "0 or less" (docs/campaigns.md): the form refuses more; old data is read so
                 penalty = min(0, as_int(rules["left_xp"]) or 0)
-                awards.append(Award(h["who"], "Left the table early", penalty))
+                awards.append(Award(h["who"], _("Left the table early"), penalty))
         awards += self.win_awards(state, enc, as_int(rules.get("win_xp")) or 0)
         return awards
 
@@ -214,7 +241,8 @@ class Progression:
         if not enc.winner or not each:
             return []
         gang = state.gangs[enc.winner]
-        return [Award(m.ref, "Won the encounter", each) for m in gang.alive]
+        reason = _("Won the encounter")
+        return [Award(m.ref, reason, each) for m in gang.alive]
 
     def who_rolls(self, state: CampaignState, enc: EncounterState) -> list[str]:
         if not state.rules.get("death_roll", True):
@@ -244,12 +272,14 @@ class Progression:
         if leader is not None and self.is_leader(data):
             if self.leader_key is None:
                 raise CampaignError(
-                    f"{leader.name} leads {gang.name}, and a gang has one leader: pick a "
-                    "recruit who is not a Leader.",
+                    _(
+                        "{name} leads {gang}, and a gang has one leader: pick a recruit who is "
+                        "not a Leader."
+                    ).format(name=leader.name, gang=gang.name),
                     "recruit",
                 )
             data[self.leader_key] = False
-            note = f"not as a leader: {leader.name} leads the gang"
+            note = _("not as a leader: {name} leads the gang").format(name=leader.name)
         report = get_system(self.system_id).evaluate(
             {
                 "system": self.system_id,
@@ -261,14 +291,19 @@ class Progression:
         )
         errors = [f.message for f in report.findings_for("1") if f.is_error]
         if errors:
-            raise CampaignError(f"The recruit breaks the rules: {errors[0]}", "recruit")
+            raise CampaignError(
+                _("The recruit breaks the rules: {problem}").format(problem=errors[0]), "recruit"
+            )
         cost = member_cost(self.system_id, data)
         label = get_system(self.system_id).total_label
         if cost > replaced.original_cost:
             raise CampaignError(
-                f"The recruit costs {cost} {label}; {replaced.name} was made with "
-                f"{replaced.original_cost}. Build a recruit of at most "
-                f"{replaced.original_cost} {label}.",
+                _(
+                    "The recruit costs {cost} {total}; {name} was made with {original}. Build a "
+                    "recruit of at most {original} {total}."
+                ).format(
+                    cost=cost, total=label, name=replaced.name, original=replaced.original_cost
+                ),
                 "recruit",
             )
         return note
@@ -278,15 +313,20 @@ class Progression:
         gang = state.gang(data.get("gang"))
         item = as_str(data.get("item"))[:80]
         if not item:
-            raise CampaignError("Say what the gang buys.", "item")
-        price = whole_number(data.get("price"), "The price", "price", low=0, high=10_000)
+            raise CampaignError(_("Say what the gang buys."), "item")
+        price = whole_number(data.get("price"), _("The price"), "price", low=0, high=10_000)
         if price > gang.purse:
-            raise CampaignError(f"{gang.name} has ${gang.purse}; {item} costs ${price}.", "price")
+            raise CampaignError(
+                _("{gang} has ${purse}; {item} costs ${price}.").format(
+                    gang=gang.name, purse=gang.purse, item=item, price=price
+                ),
+                "price",
+            )
         holder = as_str(data.get("member"))
         if holder:
             m = state.member(holder)
             if m.gang != gang.id or not m.alive:
-                raise CampaignError("Choose a surviving member of this gang.", "member")
+                raise CampaignError(_("Choose a surviving member of this gang."), "member")
         return {"gang": gang.id, "member": holder, "item": item, "price": price}
 
     def apply_purchase(self, state: CampaignState, data: Mapping[str, Any]) -> str:
@@ -295,9 +335,15 @@ class Progression:
         who = state.member(data["member"]).name if data.get("member") else ""
         gang.gear.append((who, data["item"], data["price"]))
         if who:
-            state.member(data["member"]).notes.append(f"Bought {data['item']} (${data['price']}).")
-        for_whom = f" for {who}" if who else ""
-        return f"{gang.name} bought {data['item']}{for_whom} for ${data['price']}."
+            state.member(data["member"]).notes.append(
+                _("Bought {item} (${price}).").format(item=data["item"], price=data["price"])
+            )
+            return _("{gang} bought {item} for {name} for ${price}.").format(
+                gang=gang.name, item=data["item"], name=who, price=data["price"]
+            )
+        return _("{gang} bought {item} for ${price}.").format(
+            gang=gang.name, item=data["item"], price=data["price"]
+        )
 
 
 class XPProgression(Progression):
@@ -317,19 +363,28 @@ class Happenings:
         try:
             m = self.state.member(value, what)
         except CampaignError:
-            raise CampaignError(f"Line {i}: choose {what}.", f"line-{i}") from None
+            raise CampaignError(
+                _("Line {number}: choose {what}.").format(number=i, what=_(what)), f"line-{i}"
+            ) from None
         if m.gang not in self.enc.gangs or not m.alive:
             raise CampaignError(
-                f"Line {i}: {m.name} is not in this encounter.", f"line-{i}"
+                _("Line {number}: {name} is not in this encounter.").format(number=i, name=m.name),
+                f"line-{i}",
             ) from None
         return m
 
     def victim(self, i: int, value: Any) -> MemberState:
-        m = self.member(i, value, "who was hit")
+        m = self.member(i, value, gettext_noop("who was hit"))
         if m.ref in self.down:
-            raise CampaignError(f"Line {i}: {m.name} was already down.", f"line-{i}")
+            raise CampaignError(
+                _("Line {number}: {name} was already down.").format(number=i, name=m.name),
+                f"line-{i}",
+            )
         if m.ref in self.left:
-            raise CampaignError(f"Line {i}: {m.name} had left the board.", f"line-{i}")
+            raise CampaignError(
+                _("Line {number}: {name} had left the board.").format(number=i, name=m.name),
+                f"line-{i}",
+            )
         return m
 
     def attacker(
@@ -337,13 +392,20 @@ class Happenings:
     ) -> MemberState | None:
         if optional and not as_str(value):
             return None
-        m = self.member(i, value, "who did it")
+        m = self.member(i, value, gettext_noop("who did it"))
         if m.gang == victim.gang:
             raise CampaignError(
-                f"Line {i}: only an outlaw of another gang earns by it; {m.name} and "
-                f"{victim.name} ride together.",
+                _(
+                    "Line {number}: only an outlaw of another gang earns by it; {name} and "
+                    "{victim} ride together."
+                ).format(number=i, name=m.name, victim=victim.name),
                 f"line-{i}",
             )
         if m.ref in self.down or m.ref in self.left:
-            raise CampaignError(f"Line {i}: {m.name} was out of the fight by then.", f"line-{i}")
+            raise CampaignError(
+                _("Line {number}: {name} was out of the fight by then.").format(
+                    number=i, name=m.name
+                ),
+                f"line-{i}",
+            )
         return m

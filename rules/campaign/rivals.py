@@ -16,24 +16,24 @@ from rules.campaign.state import (
     CampaignState,
     EncounterState,
     MemberState,
-    counted,
     whole_number,
 )
 from rules.dice import Dice
+from rules.i18n import _, gettext_noop, ngettext
 
 
 class RivalsProgression(Progression):
     """Outlaws: Rivals, as the book and RULES.md say: reputation, notoriety, CCP."""
 
-    score_label = "Reputation"
-    score_word = "reputation"
-    earned_label = "CCP"
-    title = "The Most Wanted Outlaws in the Old West"
+    score_label = gettext_noop("Reputation")
+    score_word = gettext_noop("reputation")
+    earned_label = gettext_noop("CCP")
+    title = gettext_noop("The Most Wanted Outlaws in the Old West")
     happening_kinds = {
-        "wound": "Wounded",
-        "kill": "Killed",
-        "left": "Left the board early",
-        "loot": "Took from a dead outlaw",
+        "wound": gettext_noop("Wounded"),
+        "kill": gettext_noop("Killed"),
+        "left": gettext_noop("Left the board early"),
+        "loot": gettext_noop("Took from a dead outlaw"),
     }
     defaults: dict[str, Any] = {"limit": 30}
     rule_help: dict[str, str] = {}
@@ -42,7 +42,7 @@ class RivalsProgression(Progression):
     campaign_ignores = frozenset({"rivals.ccp_unspent"})  # spent or lost at creation
     full_strength = True  # "Before the start of each encounter ... killed ... are replaced"
     leader_key = "leader"
-    no_gain_reason = "earns no reputation"
+    no_gain_reason = gettext_noop("earns no reputation")
     SKILL_ROWS = ("handgun", "rifle", "shotgun", "brawl", "riding")
 
     def __init__(self, system_id: str = "rivals"):
@@ -87,8 +87,8 @@ class RivalsProgression(Progression):
 
     def member_summary(self, member: MemberState) -> str:
         title, bonus = self.notoriety(member.score)
-        return (
-            f"Reputation {member.score} · {title} (+{bonus}) · {member.saved} CCP · ${member.cash}"
+        return _("Reputation {score} · {title} (+{bonus}) · {ccp} CCP · ${cash}").format(
+            score=member.score, title=title, bonus=bonus, ccp=member.saved, cash=member.cash
         )
 
     # -- the record
@@ -121,26 +121,50 @@ class RivalsProgression(Progression):
         if kind == "kill":
             if given is not None and str(given).strip() != "" and as_int(given) != toughness:
                 raise CampaignError(
-                    f"{line}: a kill is worth {victim.name}'s toughness, "
-                    f"{counted(toughness, 'action')} (plus the notoriety bonus), whatever "
-                    f"earlier wounds took: leave the number empty or give {toughness}.",
+                    ngettext(
+                        "{line}: a kill is worth {name}'s toughness, {count} action (plus the "
+                        "notoriety bonus), whatever earlier wounds took: leave the number empty "
+                        "or give {count}.",
+                        "{line}: a kill is worth {name}'s toughness, {count} actions (plus the "
+                        "notoriety bonus), whatever earlier wounds took: leave the number empty "
+                        "or give {count}.",
+                        toughness,
+                    ).format(line=line, name=victim.name, count=toughness),
                     where,
                 )
             left[victim.ref] = 0
             return toughness
         if remaining <= 0:
             raise CampaignError(
-                f"{line}: {victim.name} has no actions left to lose (toughness "
-                f"{toughness}, all taken by earlier wounds): record the hit that finished the "
-                "outlaw as a kill, or check the earlier lines.",
+                _(
+                    "{line}: {name} has no actions left to lose (toughness {toughness}, all "
+                    "taken by earlier wounds): record the hit that finished the outlaw as a "
+                    "kill, or check the earlier lines."
+                ).format(line=line, name=victim.name, toughness=toughness),
                 where,
             )
-        amount = whole_number(given, f"{line}: actions lost", where, low=1, high=10)
+        amount = whole_number(
+            given, _("{line}: actions lost").format(line=line), where, low=1, high=10
+        )
         if amount > remaining:
+            if remaining < toughness:
+                message = ngettext(
+                    "{line}: {name} has {count} action left (toughness {toughness}, less "
+                    "earlier wounds): a wound takes at most {count}.",
+                    "{line}: {name} has {count} actions left (toughness {toughness}, less "
+                    "earlier wounds): a wound takes at most {count}.",
+                    remaining,
+                )
+            else:
+                message = ngettext(
+                    "{line}: {name} has {count} action left (toughness {toughness}): a wound "
+                    "takes at most {count}.",
+                    "{line}: {name} has {count} actions left (toughness {toughness}): a wound "
+                    "takes at most {count}.",
+                    remaining,
+                )
             raise CampaignError(
-                f"{line}: {victim.name} has {counted(remaining, 'action')} left "
-                f"(toughness {toughness}{', less earlier wounds' if remaining < toughness else ''}"
-                f"): a wound takes at most {remaining}.",
+                message.format(line=line, name=victim.name, count=remaining, toughness=toughness),
                 where,
             )
         left[victim.ref] = remaining - amount
@@ -150,7 +174,12 @@ class RivalsProgression(Progression):
         to = check.victim(i, h.get("to"))
         by = check.attacker(i, h.get("by"), to)
         amount = self.hit_amount(
-            "wound", h.get("amount"), to, check.actions_left, f"Line {i}", f"line-{i}"
+            "wound",
+            h.get("amount"),
+            to,
+            check.actions_left,
+            _("Line {number}").format(number=i),
+            f"line-{i}",
         )
         return {"kind": "wound", "by": by.ref, "to": to.ref, "amount": amount}
 
@@ -158,30 +187,52 @@ class RivalsProgression(Progression):
         to = check.victim(i, h.get("to"))
         by = check.attacker(i, h.get("by"), to, optional=True)
         amount = self.hit_amount(
-            "kill", h.get("amount"), to, check.actions_left, f"Line {i}", f"line-{i}"
+            "kill",
+            h.get("amount"),
+            to,
+            check.actions_left,
+            _("Line {number}").format(number=i),
+            f"line-{i}",
         )
         check.down.add(to.ref)
         return {"kind": "kill", "by": by.ref if by else "", "to": to.ref, "amount": amount}
 
     def _check_loot(self, check: Happenings, i: int, h: Mapping) -> dict[str, Any]:
-        by = check.member(i, h.get("by"), "who took it")
-        victim = check.member(i, h.get("from") or h.get("to"), "the dead outlaw")
+        by = check.member(i, h.get("by"), gettext_noop("who took it"))
+        victim = check.member(i, h.get("from") or h.get("to"), gettext_noop("the dead outlaw"))
         if victim.ref not in check.down:
             raise CampaignError(
-                f"Line {i}: only a dead outlaw can be robbed; record {victim.name}'s death "
-                "on an earlier line.",
+                _(
+                    "Line {number}: only a dead outlaw can be robbed; record {name}'s death on "
+                    "an earlier line."
+                ).format(number=i, name=victim.name),
                 f"line-{i}",
             )
         if by.ref in check.down or by.ref in check.left:
-            raise CampaignError(f"Line {i}: {by.name} was out of the fight by then.", f"line-{i}")
+            raise CampaignError(
+                _("Line {number}: {name} was out of the fight by then.").format(
+                    number=i, name=by.name
+                ),
+                f"line-{i}",
+            )
         purse = getattr(check, "cash", {})
         goods = getattr(check, "goods", {})
         check.cash, check.goods = purse, goods
         left_cash = purse.setdefault(victim.ref, victim.cash)
         left_goods = goods.setdefault(victim.ref, list(victim.equipment))
-        cash = whole_number(h.get("cash") or 0, f"Line {i}: dollars taken", f"line-{i}", low=0)
+        cash = whole_number(
+            h.get("cash") or 0,
+            _("Line {number}: dollars taken").format(number=i),
+            f"line-{i}",
+            low=0,
+        )
         if cash > left_cash:
-            raise CampaignError(f"Line {i}: {victim.name} has only ${left_cash}.", f"line-{i}")
+            raise CampaignError(
+                _("Line {number}: {name} has only ${cash}.").format(
+                    number=i, name=victim.name, cash=left_cash
+                ),
+                f"line-{i}",
+            )
         items = h.get("items") or []
         if isinstance(items, str):
             items = [t.strip() for t in items.split(",") if t.strip()]
@@ -190,14 +241,21 @@ class RivalsProgression(Progression):
             match = next((g for g in left_goods if g.lower() == as_str(item).lower()), None)
             if match is None:
                 raise CampaignError(
-                    f"Line {i}: {victim.name} has no {as_str(item) or 'such item'}"
-                    f" (has: {', '.join(left_goods) or 'nothing'}).",
+                    _("Line {number}: {name} has no {item} (has: {goods}).").format(
+                        number=i,
+                        name=victim.name,
+                        item=as_str(item) or _("such item"),
+                        goods=", ".join(left_goods) or _("nothing"),
+                    ),
                     f"line-{i}",
                 )
             left_goods.remove(match)
             taken.append(match)
         if not cash and not taken:
-            raise CampaignError(f"Line {i}: say what was taken (dollars or items).", f"line-{i}")
+            raise CampaignError(
+                _("Line {number}: say what was taken (dollars or items).").format(number=i),
+                f"line-{i}",
+            )
         purse[victim.ref] = left_cash - cash
         return {"kind": "loot", "by": by.ref, "from": victim.ref, "cash": cash, "items": taken}
 
@@ -211,7 +269,7 @@ class RivalsProgression(Progression):
                 to = state.member(h["to"])
                 amount, why = self.hit_award(h["kind"], h["amount"], to, running[to.ref])
             elif h["kind"] == "left":
-                amount, why = self.r.LEAVING_THE_BOARD, "Left the board early"
+                amount, why = self.r.LEAVING_THE_BOARD, _("Left the board early")
                 h = {**h, "by": h["who"]}
             else:
                 continue
@@ -226,13 +284,18 @@ class RivalsProgression(Progression):
         toughness) plus the victim's notoriety bonus at that moment (``victim_score``)."""
         if kind == "wound":
             gained = self.r.reputation_for_wound(amount)
-            return gained, f"Wounded {victim.name} ({counted(amount, 'action')} lost)"
+            return gained, ngettext(
+                "Wounded {name} ({count} action lost)",
+                "Wounded {name} ({count} actions lost)",
+                amount,
+            ).format(name=victim.name, count=amount)
         title, bonus = self.notoriety(victim_score)
         gained = self.r.reputation_for_kill(amount, bonus)
-        return gained, (
-            f"Killed {victim.name}: {counted(amount, 'action')} (toughness) + {title} "
-            f"notoriety bonus {bonus}"
-        )
+        return gained, ngettext(
+            "Killed {name}: {count} action (toughness) + {title} notoriety bonus {bonus}",
+            "Killed {name}: {count} actions (toughness) + {title} notoriety bonus {bonus}",
+            amount,
+        ).format(name=victim.name, count=amount, title=title, bonus=bonus)
 
     @property
     def left_penalty(self) -> int:
@@ -250,7 +313,11 @@ class RivalsProgression(Progression):
                     victim.equipment.remove(item)
                 by.equipment.append(item)
             what = ", ".join(([f"${h['cash']}"] if h["cash"] else []) + h["items"])
-            by.notes.append(f"Took {what} from {victim.name} in encounter {enc.number}.")
+            by.notes.append(
+                _("Took {what} from {name} in encounter {number}.").format(
+                    what=what, name=victim.name, number=enc.number
+                )
+            )
 
     # -- injuries and CCP
     def injury_choices(self, member: MemberState) -> list[str]:
@@ -264,7 +331,7 @@ class RivalsProgression(Progression):
         tiers[stat] = (as_int(tiers.get(stat)) or 0) - 1
         after = row.get(tiers[stat])
         if before is None or after is None:
-            return f"{row.label} down one tier"
+            return _("{row} down one tier").format(row=row.label)
         return f"{row.label} {before.name} {before.value} → {after.name} {after.value}"
 
     def advance_options(self, member: MemberState) -> list[tuple[str, str]]:
@@ -277,14 +344,18 @@ class RivalsProgression(Progression):
                     continue
                 cost = tier.cost - (now.cost if now else 0)
                 if cost <= member.saved:
-                    label = f"{row.label}: {tier.name} {tier.value} ({counted(cost, 'CCP', 'CCP')})"
+                    label = _("{row}: {tier} {value} ({cost} CCP)").format(
+                        row=row.label, tier=tier.name, value=tier.value, cost=cost
+                    )
                     options.append((f"{row.id}:{tier.tier}", label))
         for table in self.r.SKILL_TABLES.values():
             if table.cost <= member.saved and self._skills_left(member, table.id):
                 options.append(
                     (
                         f"table:{table.id}",
-                        f"Special skill: roll on {table.label} ({table.cost} CCP)",
+                        _("Special skill: roll on {table} ({cost} CCP)").format(
+                            table=table.label, cost=table.cost
+                        ),
                     )
                 )
         return options
@@ -305,19 +376,26 @@ class RivalsProgression(Progression):
 
     def prepare_advance(self, state, member, data, dice) -> dict[str, Any]:
         choice = as_str(data.get("choice"))
-        what, _, value = choice.partition(":")
+        what, _sep, value = choice.partition(":")
         if what == "table":
             table = self.r.SKILL_TABLES.get(value)
             if table is None:
-                raise CampaignError("Choose table A, B or C.", "choice")
+                raise CampaignError(_("Choose table A, B or C."), "choice")
             if table.cost > member.saved:
                 raise CampaignError(
-                    f"{member.name} has {member.saved} CCP; {table.label} costs {table.cost}.",
+                    _("{name} has {ccp} CCP; {table} costs {cost}.").format(
+                        name=member.name, ccp=member.saved, table=table.label, cost=table.cost
+                    ),
                     "choice",
                 )
             left = self._skills_left(member, table.id)
             if not left:
-                raise CampaignError(f"{member.name} has every skill of {table.label}.", "choice")
+                raise CampaignError(
+                    _("{name} has every skill of {table}.").format(
+                        name=member.name, table=table.label
+                    ),
+                    "choice",
+                )
             while True:
                 skill = self.r.roll_special_skill(dice, table.id)
                 if skill["roll"] in left:
@@ -326,14 +404,22 @@ class RivalsProgression(Progression):
         row = self.r.ROWS.get(what)
         tier = row.get(as_int(value)) if row else None
         if row is None or tier is None:
-            raise CampaignError("Choose a row and a tier, or a special-skill table.", "choice")
+            raise CampaignError(_("Choose a row and a tier, or a special-skill table."), "choice")
         now = row.get(as_int((member.data.get("tiers") or {}).get(row.id)))
         if now is not None and tier.tier <= now.tier:
-            raise CampaignError(f"{member.name} is already {now.name} at {row.label}.", "choice")
+            raise CampaignError(
+                _("{name} is already {tier} at {row}.").format(
+                    name=member.name, tier=now.name, row=row.label
+                ),
+                "choice",
+            )
         cost = tier.cost - (now.cost if now else 0)
         if cost > member.saved:
             raise CampaignError(
-                f"{tier.name} costs {member.name} {cost} CCP; {member.saved} saved.", "choice"
+                _("{tier} costs {name} {cost} CCP; {saved} saved.").format(
+                    tier=tier.name, name=member.name, cost=cost, saved=member.saved
+                ),
+                "choice",
             )
         return {"choice": choice, "cost": cost, "row": row.id, "tier": tier.tier}
 
@@ -345,32 +431,40 @@ class RivalsProgression(Progression):
                 member.data.setdefault("extra_skills", []).append(skill)
             else:
                 member.data["special_skill"] = skill
-            return (
-                f"Spent {data['cost']} CCP on a special-skill roll (table {skill['table']}): "
-                f"rolled {skill['roll']}, {skill.get('skill', '')}."
+            return _(
+                "Spent {cost} CCP on a special-skill roll (table {table}): rolled {roll}, {skill}."
+            ).format(
+                cost=data["cost"],
+                table=skill["table"],
+                roll=skill["roll"],
+                skill=skill.get("skill", ""),
             )
         row = self.r.ROWS[data["row"]]
         member.data.setdefault("tiers", {})[row.id] = data["tier"]
         tier = row.get(data["tier"])
-        return f"Spent {data['cost']} CCP: {row.label} is now {tier.name} {tier.value}."
+        return _("Spent {cost} CCP: {row} is now {tier} {value}.").format(
+            cost=data["cost"], row=row.label, tier=tier.name, value=tier.value
+        )
 
     # -- dollars and recruits
     def prepare_purchase(self, state: CampaignState, data: dict[str, Any]) -> dict[str, Any]:
         member = state.member(data.get("member"))
         if not member.alive:
-            raise CampaignError(f"{member.name} is dead.", "member")
+            raise CampaignError(_("{name} is dead.").format(name=member.name), "member")
         wanted = as_str(data.get("item")).lower()
         entry = next((p for p in self.r.CONTENT["price_list"] if p["item"].lower() == wanted), None)
         if entry is None:
-            raise CampaignError("Choose an item from the price list.", "item")
+            raise CampaignError(_("Choose an item from the price list."), "item")
         given = data.get("quantity")
         given = 1 if given is None or as_str(str(given)) == "" else given
-        count = whole_number(given, "How many", "quantity", low=1, high=20)
+        count = whole_number(given, _("How many"), "quantity", low=1, high=20)
         price = entry["price"] * count
         what = f"{count}{TIMES}{entry['item']}" if count > 1 else entry["item"]
         if price > member.cash:
             raise CampaignError(
-                f"{member.name} has ${member.cash}; {what} costs ${price}.",
+                _("{name} has ${cash}; {item} costs ${price}.").format(
+                    name=member.name, cash=member.cash, item=what, price=price
+                ),
                 "item",
             )
         return {
@@ -392,9 +486,11 @@ class RivalsProgression(Progression):
         )
         member.equipment += [name] * (entry["quantity"] * data["quantity"])
         count = f"{data['quantity']}{TIMES}" if data["quantity"] > 1 else ""
-        member.notes.append(f"Bought {count}{entry['item']} for ${data['price']}.")
-        left = f"${member.cash} left"
-        return f"{member.name} bought {count}{entry['item']} for ${data['price']} ({left})."
+        item = f"{count}{entry['item']}"
+        member.notes.append(_("Bought {item} for ${price}.").format(item=item, price=data["price"]))
+        return _("{name} bought {item} for ${price} (${cash} left).").format(
+            name=member.name, item=item, price=data["price"], cash=member.cash
+        )
 
     def check_recruit(self, state, replaced, data) -> str:
         for key in ("reputation", "cash", "ccp", "ccp_spent", "equipment", "extra_skills"):

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from rules.base import as_int, as_str
+from rules.i18n import _, gettext_noop
 from rules.registry import get_system
 
 if TYPE_CHECKING:
@@ -20,10 +21,10 @@ ACTIVE, DEAD = "active", "dead"
 SETUP, RUNNING, FINISHED = "setup", "running", "finished"
 IN_PLAY, PROVISIONAL, DISPUTED, CONFIRMED = "in_play", "provisional", "disputed", "confirmed"
 ENCOUNTER_STATUS = {
-    IN_PLAY: "Being played",
-    PROVISIONAL: "Provisional: waiting for both players to confirm",
-    DISPUTED: "Disputed: the organiser settles it",
-    CONFIRMED: "Confirmed",
+    IN_PLAY: gettext_noop("Being played"),
+    PROVISIONAL: gettext_noop("Provisional: waiting for both players to confirm"),
+    DISPUTED: gettext_noop("Disputed: the organiser settles it"),
+    CONFIRMED: gettext_noop("Confirmed"),
 }
 MAX_HAPPENINGS = 200
 TIMES = " \u00d7 "
@@ -232,23 +233,25 @@ class CampaignState:
     def gang(self, gang_id: Any) -> GangState:
         gang = self.gangs.get(str(gang_id))
         if gang is None:
-            raise CampaignError("That gang is not in this campaign.", "gang")
+            raise CampaignError(_("That gang is not in this campaign."), "gang")
         return gang
 
     def member(self, member_ref: Any, what: str = "member") -> MemberState:
         text = as_str(member_ref) if not isinstance(member_ref, int) else str(member_ref)
-        gang_id, _, key = text.partition("/")
+        gang_id, _sep, key = text.partition("/")
         gang = self.gangs.get(gang_id)
         member = gang.members.get(key) if gang else None
         if member is None:
-            raise CampaignError(f"Choose a {what} from the campaign's gangs.", what)
+            raise CampaignError(
+                _("Choose a {what} from the campaign's gangs.").format(what=_(what)), what
+            )
         return member
 
     def encounter(self, encounter_id: Any) -> EncounterState:
         wanted = as_int(encounter_id)
         found = next((e for e in self.encounters if e.id == wanted), None)
         if found is None:
-            raise CampaignError("That encounter is not in this campaign (it may be undone).")
+            raise CampaignError(_("That encounter is not in this campaign (it may be undone)."))
         return found
 
     @property
@@ -295,7 +298,9 @@ class CampaignState:
                     len(rows) + 1,
                     gang,
                     gang.total,
-                    note=f"Rode to Mexico after encounter {gang.retired_after}: retired",
+                    note=_("Rode to Mexico after encounter {number}: retired").format(
+                        number=gang.retired_after
+                    ),
                 )
             )
         if self.status == FINISHED and riding and (self.encounters or len(self.gangs) > 1):
@@ -310,7 +315,7 @@ class CampaignState:
     def series(self) -> tuple[list[str], dict[str, list[int | None]]]:
         """(x labels, {member ref: score after each encounter or None}) for the charts."""
         numbers = sorted(self.snapshots)
-        labels = ["Start" if n == 0 else str(n) for n in numbers]
+        labels = [gettext_noop("Start") if n == 0 else str(n) for n in numbers]
         refs: dict[str, list[int | None]] = {}
         for gang in self.gangs.values():
             for m in gang.members.values():
@@ -319,7 +324,7 @@ class CampaignState:
 
     def gang_series(self) -> tuple[list[str], dict[str, list[int | None]]]:
         numbers = sorted(self.snapshots)
-        labels = ["Start" if n == 0 else str(n) for n in numbers]
+        labels = [gettext_noop("Start") if n == 0 else str(n) for n in numbers]
         totals: dict[str, list[int | None]] = {}
         for gang in self.gangs.values():
             row: list[int | None] = []
@@ -339,10 +344,15 @@ def whole_number(
 ) -> int:
     number = as_int(value)
     if number is None:
-        raise CampaignError(f"{what} must be a whole number.", field_name)
+        raise CampaignError(_("{what} must be a whole number.").format(what=what), field_name)
     if number < low or (high is not None and number > high):
-        span = f"{low} to {high}" if high is not None else f"at least {low}"
-        raise CampaignError(f"{what} must be {span}, not {number}.", field_name)
+        if high is not None:
+            message = _("{what} must be {low} to {high}, not {number}.")
+        else:
+            message = _("{what} must be at least {low}, not {number}.")
+        raise CampaignError(
+            message.format(what=what, low=low, high=high, number=number), field_name
+        )
     return number
 
 
