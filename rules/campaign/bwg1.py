@@ -16,7 +16,8 @@ from rules.registry import get_system
 
 
 class Bwg1Progression(Progression):
-    """Blackwater Gulch v1.1.2: every 5 XP is an attribute point; skills at 4 and 6 follow."""
+    """Blackwater Gulch v1.1.2: every 5 XP is an attribute point, while some attribute is
+    below 6; skills at 4 and 6 follow."""
 
     title = gettext_noop("The Most Famous Gang in Blackwater Gulch")
     earned_label = gettext_noop("attribute points")
@@ -49,6 +50,16 @@ class Bwg1Progression(Progression):
         advances = member.data.setdefault("advances", {})
         advances[stat] = advances.get(stat, 0) - 1
         return f"{stat.upper()} -1"
+
+    def advance_room(self, member: MemberState) -> int | None:
+        """The points the attributes can still take below 6 (the book's most), less those
+        saved."""
+        values = self._attributes(member)
+        room = sum(max(0, 6 - values.get(a, 6)) for a in self.injury_stats)
+        return max(0, room - member.saved)
+
+    def no_room_note(self, member: MemberState) -> str:
+        return _("no more attribute points: every attribute is 6, or will be with the points saved")
 
     def advance_options(self, member: MemberState) -> list[tuple[str, str]]:
         if member.saved < 1:

@@ -209,15 +209,16 @@ def _change_score(state: CampaignState, m: MemberState, delta: int) -> str:
     """Add ``delta`` to a member's score; grant what every threshold newly passed gives.
 
     Penalties lower the total, but what was granted is never taken back, and a threshold
-    passed once does not grant again (RULES.md).
+    passed once does not grant again (RULES.md). Only what the member can still spend is
+    granted (``Progression.earn``): a gf26 Hero gains no more promotions.
     """
     if delta == 0:
         return ""
     p = state.progression
     m.score += delta
-    gained = ""
+    gained = note = ""
     if m.score > m.best:
-        new = p.advances_for(m, m.best, m.score, state.rules)
+        new, note = p.earn(m, m.best, m.score, state.rules)
         m.best = m.score
         if new > 0:
             m.earned += new
@@ -227,6 +228,15 @@ def _change_score(state: CampaignState, m: MemberState, delta: int) -> str:
                 )
             )
     p.on_gain(m, delta, state.rules)
+    if note:  # a threshold passed, and nothing (or less) earned by it: the log says why
+        return _("{name} {delta} {score} (now {total}{gained}; {note})").format(
+            name=m.name,
+            delta=signed(delta),
+            score=_(p.score_label),
+            total=m.score,
+            gained=gained,
+            note=note,
+        )
     return _("{name} {delta} {score} (now {total}{gained})").format(
         name=m.name, delta=signed(delta), score=_(p.score_label), total=m.score, gained=gained
     )

@@ -16,7 +16,8 @@ from rules.i18n import _, gettext_noop
 
 class Gf26Progression(Progression):
     """Gangfight Core 2.6: campaigns start at 500 points; 5 XP promote a model one troop
-    type (Regular → Veteran → Hero) with a new perk."""
+    type (Regular → Veteran → Hero) with a new perk. A Hero, or a model whose saved
+    promotions already make it one, earns no more."""
 
     earned_label = gettext_noop("promotions")
     defaults = {**Progression.defaults, "limit": 500}
@@ -28,6 +29,17 @@ class Gf26Progression(Progression):
     def _type(self, member: MemberState) -> str:
         profile = member.data.get("profile") or {}
         return as_str(profile.get("troop_type")).lower()
+
+    def advance_room(self, member: MemberState) -> int | None:
+        """The troop types above the model's (Core 2.6, "Troop Types": Regular 1 perk,
+        Veteran 2, Hero 3), less the promotions it has saved: a Hero gains no more."""
+        above, kind = 0, self._type(member)
+        while kind in self.NEXT:
+            above, kind = above + 1, self.NEXT[kind]
+        return max(0, above - member.saved)
+
+    def no_room_note(self, member: MemberState) -> str:
+        return _("no more promotions: Hero is the highest troop type")
 
     def victory_points(self, state, victim) -> int:
         return self.VP.get(self._type(victim), 1)

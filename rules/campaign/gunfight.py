@@ -16,7 +16,8 @@ from rules.i18n import _, gettext_noop
 
 class GunfightProgression(Progression):
     """Gunfight v2: characters move from Greenhorn to Old Hand (5 XP) to Veteran (15 XP),
-    each step rolling a new special ability on their type's D20 table."""
+    each step rolling a new special ability on their type's D20 table. A mark counts only
+    above the character's level: an Old Hand is promoted at 15, a Veteran never."""
 
     earned_label = gettext_noop("promotions")
     defaults = {**Progression.defaults, "old_hand_xp": 5, "veteran_xp": 15}
@@ -27,6 +28,7 @@ class GunfightProgression(Progression):
     }
     VP = {"greenhorn": 1, "old_hand": 2, "veteran": 3}
     NEXT = {"greenhorn": "old_hand", "old_hand": "veteran"}
+    LEVELS = {"greenhorn": 0, "old_hand": 1, "veteran": 2}
     injury_stats = ("bd", "sk", "sp", "ag", "wp")
     no_gain_reason = gettext_noop("troopers and rabble gain no experience")
 
@@ -42,9 +44,38 @@ class GunfightProgression(Progression):
     def rolls_death(self, member: MemberState) -> bool:
         return self._character(member)
 
-    def advances_for(self, member, old_best, new_best, rules) -> int:
+    def _marks(self, best: int, rules: Mapping[str, Any]) -> int:
+        """How many levels above Greenhorn a best score of ``best`` reaches."""
         marks = [as_int(rules.get("old_hand_xp")) or 5, as_int(rules.get("veteran_xp")) or 15]
-        return sum(1 for mark in marks if old_best < mark <= new_best)
+        return sum(1 for mark in marks if mark <= best)
+
+    def _level(self, member: MemberState) -> int:
+        """The character's level (Greenhorn 0, Old Hand 1, Veteran 2) once the promotions
+        it has saved are taken."""
+        level = self.LEVELS.get(as_str(member.data.get("experience")), len(self.NEXT))
+        return level + member.saved
+
+    def advances_for(self, member, old_best, new_best, rules) -> int:
+        """The marks newly reached above the character's level: an Old Hand passing the Old
+        Hand mark gains nothing, and is promoted at the Veteran mark."""
+        reached = self._marks(new_best, rules)
+        return max(0, reached - max(self._marks(old_best, rules), self._level(member)))
+
+    def advance_room(self, member: MemberState) -> int | None:
+        """Gunfight v2, "Characters": a greenhorn, an old hand, a veteran (one, two, three
+        abilities); a Veteran goes no higher."""
+        return max(0, len(self.NEXT) - self._level(member))
+
+    def earn(self, member, old_best, new_best, rules) -> tuple[int, str]:
+        earned = min(
+            self.advances_for(member, old_best, new_best, rules), self.advance_room(member)
+        )
+        if earned or self._marks(new_best, rules) <= self._marks(old_best, rules):
+            return earned, ""
+        # a mark passed that makes the character nothing new
+        if self._level(member) >= len(self.NEXT):
+            return 0, _("no more promotions: Veteran is the highest level")
+        return 0, _("no promotion: already an Old Hand")
 
     def injury_choices(self, member: MemberState) -> list[str]:
         values = member.data.get("characteristics") or {}

@@ -142,8 +142,37 @@ class Progression:
         return True
 
     def advances_for(self, member: MemberState, old_best: int, new_best: int, rules) -> int:
+        """How many thresholds the member's best score passes going from ``old_best`` to
+        ``new_best`` (what they would earn with nothing to cap them)."""
         per = max(1, as_int(rules.get("per_advance")) or 5)
         return new_best // per - max(0, old_best) // per
+
+    def advance_room(self, member: MemberState) -> int | None:
+        """How many more advances the member could still take, beyond those it has saved
+        (``None``: nothing caps them, as Rivals' CCP). A game with no advances of its own
+        (the generic progression) has nothing to spend them on: none."""
+        return 0
+
+    def no_room_note(self, member: MemberState) -> str:
+        """What the log adds when a threshold passed earns nothing: the member has no room
+        left ("" to say nothing)."""
+        return ""
+
+    def earn(
+        self, member: MemberState, old_best: int, new_best: int, rules: Mapping[str, Any]
+    ) -> tuple[int, str]:
+        """What the member earns as its best score goes from ``old_best`` to ``new_best``:
+        how many advances, and a note for the log when a threshold passed earns nothing.
+
+        Only what the member can still spend is credited (a gf26 Hero gains no more
+        promotions); a threshold passed without room never grants later (RULES.md)."""
+        passed = self.advances_for(member, old_best, new_best, rules)
+        if passed <= 0:
+            return 0, ""
+        room = self.advance_room(member)
+        if room is None or passed <= room:
+            return passed, ""
+        return max(0, room), self.no_room_note(member)
 
     def on_gain(self, member: MemberState, delta: int, rules: Mapping[str, Any]) -> None:
         """Called after a member's score changes (bwg2 adds earned XP to its card)."""

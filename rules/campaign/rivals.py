@@ -64,6 +64,10 @@ class RivalsProgression(Progression):
     def advances_for(self, member, old_best, new_best, rules) -> int:
         return self.r.ccp_earned(old_best, new_best)
 
+    def advance_room(self, member: MemberState) -> int | None:
+        """The book: every 5 reputation gives 1 CCP, spent or saved; nothing caps them."""
+        return None
+
     def start(self, member: MemberState, rules) -> None:
         data = member.data
         for key in ("reputation", "ccp", "ccp_spent"):

@@ -806,21 +806,18 @@ def test_gf26_campaigns_start_at_500_points_and_promote_with_a_perk():
     play = xp_campaign("gf26", "gf26-legal-iron-company", "gf26-legal-iron-company")
     assert play.state.rules["limit"] == 500
     enc = play.begin()
-    play.record(enc, out("1/2", "2/1"), out("1/2", "2/2"), winner="1")
+    # Dara (1/5), a Regular, takes out two Heroes: 3 + 3 + 2 for the win = 8 XP
+    play.record(enc, out("1/5", "2/1"), out("1/5", "2/2"), winner="1")
     play.confirm(enc)
     state = play.do("death_rolled", 6, encounter=enc, member="2/1")
     state = play.do("death_rolled", 6, encounter=enc, member="2/2")
-    gwen = state.member("1/2")
-    assert gwen.earned >= 1
-    kind = gwen.data["profile"]["troop_type"]
-    options = dict(state.progression.advance_options(gwen))
-    if kind == "hero":
-        assert options == {}
-    else:
-        perk = next(iter(options))
-        state = play.do("advance_taken", member="1/2", choice=perk)
-        assert state.member("1/2").data["profile"]["troop_type"] != kind
-        assert perk in state.member("1/2").data["perks"]
+    dara = state.member("1/5")
+    assert dara.earned == 1
+    assert dara.data["profile"]["troop_type"] == "regular"
+    perk = next(iter(dict(state.progression.advance_options(dara))))
+    state = play.do("advance_taken", member="1/5", choice=perk)
+    assert state.member("1/5").data["profile"]["troop_type"] == "veteran"
+    assert perk in state.member("1/5").data["perks"]
 
 
 def test_gf26_a_gang_over_500_points_cannot_join():
