@@ -18,6 +18,7 @@ from django.views.decorators.http import require_http_methods
 
 from accounts import services
 from accounts.forms import DeleteAccountForm, EmailChangeForm, ThrottledPasswordResetForm
+from accounts.links import safe_next
 
 PAGE = ["GET", "HEAD", "POST"]
 
@@ -58,7 +59,8 @@ def email_change(request: HttpRequest) -> HttpResponse:
 @require_http_methods(PAGE)
 def email_confirm(request: HttpRequest, token: str) -> HttpResponse:
     """The link in the mail: a page that shows the new address and a button (so a mail
-    scanner that opens links changes nothing); the button changes it."""
+    scanner that opens links changes nothing); the button changes it, then goes on to the
+    link's ``next`` (the invite a player signed up from), else the account page."""
     if request.method == "POST":
         try:
             email = services.confirm_email_change(
@@ -69,7 +71,7 @@ def email_confirm(request: HttpRequest, token: str) -> HttpResponse:
         except services.AccountError as error:
             return render(request, "accounts/email_confirm.html", {"error": str(error)})
         messages.success(request, _("Your email address is now %(email)s.") % {"email": email})
-        return redirect("account")
+        return redirect(safe_next(request) or "account")  # (sign-up's: back to the invite)
     try:
         email = services.read_email_change(request.user, token)
     except services.AccountError as error:

@@ -5,19 +5,25 @@ runs the plain function at that dotted path with those keyword arguments (JSON v
 only) once the current transaction commits (nothing is submitted when it rolls back).
 With a ``key`` the work is debounced: when its turn comes, a submission that a later one
 with the same key has replaced does nothing, so a burst of changes costs one run.
+``max_wait`` bounds that wait: the work runs at most ``max_wait`` seconds after the first
+submission of its key not yet run, however often later ones come (each later one's
+``delay`` is cut to what is left of that time). Without it, changes that keep coming
+closer together than ``delay`` would put the work off for as long as they come.
 
 ``settings.BACKGROUND_TASKS`` picks the backend:
 
 - ``"celery"`` (the default when ``REDIS_URL`` is set): one generic Celery task
   (:func:`gangfight_site.celery.run_task`) runs the dotted path in a worker started with
   ``celery -A gangfight_site worker``; ``delay`` is its countdown, and the latest
-  submission of each key is kept in the default cache (Redis), which every worker sees.
+  submission of each key (and when its first one not yet run came, for ``max_wait``) is
+  kept in the default cache (Redis), which every worker sees.
   A broker that cannot be reached is logged, never raised: the request has its answer.
 - ``"thread"`` (the default without Redis): a daemon thread in this process, with a timer
   per submission, so the README's first command still does everything, and the request
   that submitted never waits for the work.
 - ``"record"`` (tests): nothing runs by itself; the ``background`` fixture of
-  ``tests/conftest.py`` lists the submissions and runs them inline with ``run_all()``.
+  ``tests/conftest.py`` lists the submissions and runs them inline with ``run_all()``
+  (``run_recorded(until=t)``: only those due by the time ``t``, for a simulated clock).
 
 A task that fails is logged and forgotten: background work is an optimisation (a PDF made
 before it is asked for), and whoever needs the result makes it when it is missing.
@@ -25,6 +31,7 @@ before it is asked for), and whoever needs the result makes it when it is missin
 
 from __future__ import annotations
 
+import dataclasses
 import heapq
 import itertools
 import json
@@ -46,6 +53,7 @@ log = logging.getLogger(__name__)
 
 BACKENDS = ("celery", "thread", "record")
 LATEST_PREFIX = "background:latest:"
+FIRST_PREFIX = "background:first:"
 
 
 @dataclass(frozen=True)
@@ -53,8 +61,12 @@ class Submission:
     task: str
     kwargs: dict[str, Any]
     key: str | None = None
+    #: seconds from ``at`` until it runs (with ``max_wait``: as cut when it was handed over)
     delay: float = 0.0
     token: str = field(default_factory=lambda: uuid.uuid4().hex)
+    max_wait: float | None = None
+    #: when it was handed to its backend (``time.time()``; 0 until then)
+    at: float = 0.0
 
 
 def backend() -> str:
@@ -66,10 +78,20 @@ def backend() -> str:
     return name
 
 
-def submit(task: str, *, key: str | None = None, delay: float = 0.0, **kwargs: Any) -> None:
-    """Run ``task(**kwargs)`` in the background after the current transaction commits."""
+def submit(
+    task: str,
+    *,
+    key: str | None = None,
+    delay: float = 0.0,
+    max_wait: float | None = None,
+    **kwargs: Any,
+) -> None:
+    """Run ``task(**kwargs)`` in the background after the current transaction commits
+    (debounced by ``key``, at most ``max_wait`` seconds after its key's first submission
+    not yet run)."""
     json.dumps(kwargs)  # JSON values only (a Celery message carries them): fail here, not there
-    submission = Submission(task, dict(kwargs), key, max(0.0, float(delay)))
+    wait = None if max_wait is None or key is None else max(0.0, float(max_wait))
+    submission = Submission(task, dict(kwargs), key, max(0.0, float(delay)), max_wait=wait)
     transaction.on_commit(_Dispatch(submission))
 
 
@@ -83,11 +105,13 @@ class _Dispatch:
     def __call__(self) -> None:
         name = backend()
         if name == "record":
-            _recorded.append(self.submission)
-            _remember(self.submission)
+            submission = _bounded(self.submission)
+            _recorded.append(submission)
+            _remember(submission)
         elif name == "thread":
-            _remember(self.submission)
-            _worker().put(self.submission)
+            submission = _bounded(self.submission)
+            _remember(submission)
+            _worker().put(submission)
         else:
             _submit_celery(self.submission)
 
@@ -95,7 +119,44 @@ class _Dispatch:
 # --------------------------------------------------------------------------- debouncing
 
 _latest: dict[str, str] = {}  # key -> token of its latest submission (thread, record)
+_first: dict[str, float] = {}  # key -> when its first submission not yet run came
 _latest_lock = threading.Lock()
+
+
+def _first_pending(key: str, now: float, max_wait: float) -> float:
+    """When the first submission of ``key`` not yet run came (``now`` if this is it)."""
+    if backend() == "celery":
+        from django.core.cache import cache
+
+        name = FIRST_PREFIX + key
+        # kept past any wait it bounds; a run forgets it (``run``)
+        cache.add(name, now, int(max_wait * 2) + 60)
+        first = cache.get(name)
+        return now if first is None else min(float(first), now)
+    with _latest_lock:
+        return _first.setdefault(key, now)
+
+
+def _forget_first(key: str) -> None:
+    """A submission of ``key`` runs: the next one starts a new wait."""
+    if backend() == "celery":
+        from django.core.cache import cache
+
+        cache.delete(FIRST_PREFIX + key)
+    else:
+        with _latest_lock:
+            _first.pop(key, None)
+
+
+def _bounded(submission: Submission) -> Submission:
+    """The submission as handed over now: stamped with the time, and with ``max_wait``,
+    its delay cut so it runs by its key's first waiting submission's time + max_wait."""
+    now = time.time()
+    delay = submission.delay
+    if submission.key is not None and submission.max_wait is not None:
+        first = _first_pending(submission.key, now, submission.max_wait)
+        delay = max(0.0, min(delay, first + submission.max_wait - now))
+    return dataclasses.replace(submission, delay=delay, at=now)
 
 
 def _remember(submission: Submission) -> None:
@@ -129,6 +190,8 @@ def run(task: str, kwargs: dict[str, Any], key: str | None = None, token: str = 
     Returns whether it ran. Used by every backend (the Celery task calls it too)."""
     if not is_latest(key, token):
         return False
+    if key is not None:
+        _forget_first(key)  # (before it runs: a change made meanwhile waits anew)
     import_string(task)(**kwargs)
     return True
 
@@ -155,16 +218,20 @@ def recorded() -> list[Submission]:
     return list(_recorded)
 
 
-def run_recorded() -> int:
+def run_recorded(until: float | None = None) -> int:
     """Run every recorded submission inline, in order (the debounced ones that a later
-    submission replaced do nothing); returns how many ran. Work they submit is run too."""
+    submission replaced do nothing); returns how many ran. Work they submit is run too.
+    ``until``: only those due by then (``at + delay``, on ``time.time()``'s clock, which
+    a test may simulate); the others stay recorded."""
     ran = 0
     while True:
         pending = recorded()
-        if not pending:
+        due = [s for s in pending if until is None or s.at + s.delay <= until]
+        if not due:
             return ran
-        _recorded.clear()
-        for submission in pending:
+        done = {id(s) for s in due}
+        _recorded[:] = [s for s in _recorded if id(s) not in done]
+        for submission in due:
             ran += run(submission.task, submission.kwargs, submission.key, submission.token)
 
 
@@ -172,6 +239,7 @@ def reset_recorded() -> None:
     _recorded.clear()
     with _latest_lock:
         _latest.clear()
+        _first.clear()
 
 
 # --------------------------------------------------------------------------- thread
@@ -250,6 +318,7 @@ def wait_idle(timeout: float = 30.0) -> bool:
 
 def _submit_celery(submission: Submission) -> None:
     try:
+        submission = _bounded(submission)
         _remember(submission)
         from gangfight_site.celery import run_task
 

@@ -22,6 +22,7 @@ from django.views.decorators.http import require_http_methods
 
 from accounts import language
 from accounts.forms import SignUpForm
+from accounts.links import safe_next, with_next
 from builder.forms import browser_systems
 from gangfight_site.middleware import is_database_outage, outage_response
 from gangfight_site.throttle import ThrottledAuthenticationForm
@@ -73,8 +74,11 @@ def roster_schema_file(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
+    """Sign up, then go back to ``next`` (an invite followed while logged out; a path of
+    this site only: accounts/links.py), which the address's confirmation link keeps too."""
+    back = safe_next(request)
     if request.user.is_authenticated:
-        return redirect("gang_list")
+        return redirect(back or "gang_list")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
@@ -90,7 +94,9 @@ def signup(request: HttpRequest) -> HttpResponse:
             offer_address(
                 user,
                 email,
-                lambda token: request.build_absolute_uri(reverse("email_confirm", args=[token])),
+                lambda token: request.build_absolute_uri(
+                    with_next(reverse("email_confirm", args=[token]), back)
+                ),
             )
             messages.success(
                 request,
@@ -100,8 +106,8 @@ def signup(request: HttpRequest) -> HttpResponse:
                 )
                 % {"email": email, "user": user.get_username()},
             )
-        return language.restore(request, redirect("gang_list"))
-    return render(request, "registration/signup.html", {"form": form})
+        return language.restore(request, redirect(back or "gang_list"))
+    return render(request, "registration/signup.html", {"form": form, "next": back})
 
 
 class LoginView(auth_views.LoginView):

@@ -6,11 +6,14 @@
   submitted when something touching the user is recorded, when a page finds it missing
   or older than ``NOTIFICATIONS_COUNT_SECONDS`` (so processes with their own
   local-memory cache catch up), and by the home page, which lists the items anyway.
-- :func:`campaign_changed` / :func:`league_changed`: called by the campaign and league
-  services when something is recorded; they forget the count of everyone concerned and,
-  for those with an email address, submit a debounced background job
-  (:func:`send_batch`, keyed per user, run ``NOTIFICATIONS_BATCH_SECONDS`` later) so
-  what happens within those minutes goes out as one mail.
+- :func:`campaign_changed` / :func:`league_changed` / :func:`club_changed`: called by
+  the campaign and league services when something is recorded; they forget the count of
+  everyone concerned and, for those with an email address, submit a debounced background
+  job (:func:`send_batch`, keyed per user, run ``NOTIFICATIONS_BATCH_SECONDS`` after the
+  last change) so what happens within those minutes goes out as one mail; but never more
+  than ``NOTIFICATIONS_MAX_WAIT_SECONDS`` after the first change not mailed yet, so a
+  busy league (a change every minute, each one for every member) still mails its
+  players within that time, not once it falls quiet.
 - :func:`send_batch`: mails a user every waiting action not mailed yet (of the kinds they
   did not turn off) in one message, and records their keys so nothing is mailed twice.
   ``manage.py send_notifications`` runs it for everyone (for a cron).
@@ -31,6 +34,7 @@ from django.db.models import Q
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
+from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.language import language_of
@@ -41,9 +45,11 @@ from notifications.waiting import KINDS, Waiting, waiting_for
 __all__ = [
     "campaign_changed",
     "changed",
+    "club_changed",
     "count_for",
     "dismiss_notice",
     "league_changed",
+    "made_organiser",
     "muted_kinds",
     "notify",
     "send_batch",
@@ -58,6 +64,10 @@ KEEP_SECONDS = 7 * 24 * 3600
 TASK = "notifications.tasks.send_batch"
 COUNT_TASK = "notifications.tasks.refresh_count"
 DEFAULT_SITE_URL = "http://127.0.0.1:8000"
+#: a mail goes at most this long after the first change it tells of (settings can say)
+DEFAULT_MAX_WAIT = 600
+#: and a header's count is made again at most this long after the first change
+COUNT_MAX_WAIT = 5.0
 
 
 # --------------------------------------------------------------------------- the count
@@ -120,14 +130,25 @@ def changed(user_ids: Iterable[int], emails: dict[int, str] | None = None) -> No
     forget_counts(ids)
     transaction.on_commit(lambda: forget_counts(ids))
     for pk in ids:  # (a burst of changes within a second is counted once)
-        background.submit(COUNT_TASK, key=f"count:{pk}", delay=1.0, user_id=pk)
+        background.submit(
+            COUNT_TASK, key=f"count:{pk}", delay=1.0, max_wait=COUNT_MAX_WAIT, user_id=pk
+        )
     if emails is None:
         User = get_user_model()
         emails = dict(User.objects.filter(pk__in=ids).values_list("pk", "email"))
-    delay = float(getattr(settings, "NOTIFICATIONS_BATCH_SECONDS", 300))
+    delay, max_wait = batch_seconds()
     for pk in ids:
         if emails.get(pk):
-            background.submit(TASK, key=f"notify:{pk}", delay=delay, user_id=pk)
+            background.submit(TASK, key=f"notify:{pk}", delay=delay, max_wait=max_wait, user_id=pk)
+
+
+def batch_seconds() -> tuple[float, float]:
+    """(how long a mail waits after the last change, the longest it waits after the first
+    change not mailed yet): ``NOTIFICATIONS_BATCH_SECONDS`` and
+    ``NOTIFICATIONS_MAX_WAIT_SECONDS`` (never less than the first)."""
+    delay = float(getattr(settings, "NOTIFICATIONS_BATCH_SECONDS", 300))
+    longest = float(getattr(settings, "NOTIFICATIONS_MAX_WAIT_SECONDS", DEFAULT_MAX_WAIT))
+    return delay, max(delay, longest)
 
 
 def _safely(what: str, work) -> None:
@@ -176,6 +197,23 @@ def league_changed(league_id: int) -> None:
     _safely(f"league {league_id}", work)
 
 
+def club_changed(club_id: int) -> None:
+    """Something every member of the club may wait on changed: a league opened for
+    registration, or closed it by starting (notifications/waiting.py ``register``)."""
+
+    def work() -> None:
+        User = get_user_model()
+        rows = (
+            User.objects.filter(club_memberships__club_id=club_id, is_active=True)
+            .distinct()
+            .values_list("pk", "email")
+        )
+        emails = dict(rows)
+        changed(emails, emails)
+
+    _safely(f"club {club_id}", work)
+
+
 # --------------------------------------------------------------------------- notices
 
 
@@ -188,6 +226,32 @@ def notify(user, text: str, url: str = "", *, mailed: bool = False) -> Notice:
         Mailed.objects.create(user=user, key=f"n{notice.pk}")
     changed([user.pk], {user.pk: user.email})
     return notice
+
+
+def made_organiser_text(club: str, by: str | None) -> str:
+    """The news of being made an organiser of ``club`` (by ``by``), in the active language."""
+    if by:
+        return _(
+            "%(by)s made you an organiser of %(club)s: you can now open its leagues, pair "
+            "their rounds and settle their disputes."
+        ) % {"by": by, "club": club}
+    return _(
+        "You are now an organiser of %(club)s: you can open its leagues, pair their rounds "
+        "and settle their disputes."
+    ) % {"club": club}
+
+
+def made_organiser(user, club, by=None) -> None:
+    """Tell ``user`` (in their language) that ``by`` made them an organiser of ``club``:
+    a notice on their list until dismissed, mailed with the rest."""
+
+    with translation.override(language_of(user)):
+        text = made_organiser_text(club.name, by.get_username() if by else None)
+    try:
+        with transaction.atomic():  # (a savepoint: the role change stands regardless)
+            notify(user, text, reverse("club_detail", args=[club.pk]))
+    except Exception:
+        log.exception("Could not tell user %s they organise club %s", user.pk, club.pk)
 
 
 @transaction.atomic

@@ -27,7 +27,13 @@ Leagues (``campaigns/leagues/services.py``):
   the league when every round is played);
 - players registered for a league not started: the organisers pair round 1 once
   everyone is in (the code has no step that accepts a registration: a registration is in
-  as soon as it is legal, and pairing round 1 is the organiser's answer to it).
+  as soon as it is legal, and pairing round 1 is the organiser's answer to it);
+- a league open for registration: each member of its club (not its organisers, who
+  opened it) who has not registered, until they do or play starts;
+- a registered gang that breaks its league's cap (changed in the builder since it was
+  registered, or a lower cap): its owner fixes it, and it is on the organisers' list
+  (re-checked here when the gang changed since it was last checked, as the league's
+  page does: ``campaigns.leagues.services.refresh_legality``).
 
 A player who deleted their account (an inactive "former member") owes nothing: what they
 owed waits on the organiser instead (a campaign encounter's steps for their gang; a league
@@ -42,6 +48,7 @@ running campaign is replayed from one query of all their events).
 from __future__ import annotations
 
 import datetime
+import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import groupby
@@ -79,9 +86,11 @@ KINDS: dict[str, Any] = {
     "showdown": gettext_lazy("Showdowns to answer or record"),
     "advance": gettext_lazy("CCP and advances to spend"),
     "recruit": gettext_lazy("Recruits to make"),
+    "illegal": gettext_lazy("Registered gangs that break a league's cap"),
     "dispute": gettext_lazy("Disputes to settle"),
     "round": gettext_lazy("Rounds to pair"),
     "registration": gettext_lazy("Registrations for your leagues"),
+    "register": gettext_lazy("Leagues open for registration"),
 }
 
 
@@ -457,6 +466,97 @@ def _league_items(user) -> list[Waiting]:
     )
     if organised:
         items += _organiser_items(organised)
+    items += _illegal_items(user, organised)
+    items += _open_items(user)
+    return items
+
+
+def _open_items(user) -> list[Waiting]:
+    """Leagues open for registration in the user's clubs (where they are a member, not
+    an organiser) that they have not registered for."""
+    leagues = (
+        League.objects.filter(
+            status=League.REGISTRATION,
+            club__members__user=user,
+            club__members__role=ClubMember.MEMBER,
+        )
+        .exclude(registrations__player=user)
+        .select_related("club")
+        .order_by("pk")
+    )
+    return [
+        Waiting(
+            "register",
+            f"l{league.pk}:open",
+            _("%(league)s is open for registration in %(club)s: register a gang.")
+            % {"league": league.name, "club": league.club.name},
+            reverse("league_register", args=[league.pk]),
+            league.created,
+        )
+        for league in leagues
+    ]
+
+
+def _problems(registration: Registration) -> str:
+    """The first two things that make the gang illegal (as the rules engine said them)."""
+    return "; ".join([p for p in registration.problems.splitlines() if p.strip()][:2])
+
+
+def _illegal_items(user, organised: list[League]) -> list[Waiting]:
+    """Registered gangs (the user's own, and those in leagues they organise) that break
+    their league's cap, re-checked first when they changed since they were last checked.
+    A gang found illegal (or legal again) tells everyone concerned
+    (``refresh_legality`` calls ``league_changed``)."""
+    from campaigns.leagues.services import refresh_legality  # (it calls notifications)
+
+    registrations = list(
+        Registration.objects.filter(Q(player=user) | Q(league__in=organised))
+        .filter(
+            league__status__in=[League.REGISTRATION, League.RUNNING],
+            dropped=False,
+            gang__isnull=False,
+        )
+        .select_related("league", "gang", "player")
+        .order_by("league_id", "pk")
+    )
+    stale: dict[int, list[Registration]] = {}
+    for r in registrations:
+        if r.gang.version != r.checked_version:
+            stale.setdefault(r.league_id, []).append(r)
+    for regs in stale.values():
+        refresh_legality(regs[0].league, regs)
+    mine = {league.pk for league in organised}
+    items: list[Waiting] = []
+    for r in registrations:
+        if r.legal:
+            continue
+        what = {
+            "gang": r.gang.name,
+            "league": r.league.name,
+            "player": player_name(r.player),
+            "problems": _problems(r),
+        }
+        digest = hashlib.sha1(r.problems.encode("utf-8")).hexdigest()[:10]
+        if r.player_id == user.pk:
+            items.append(
+                Waiting(
+                    "illegal",
+                    f"l{r.league_id}:r{r.pk}:illegal:{digest}",
+                    _("Your gang %(gang)s breaks the cap of %(league)s: %(problems)s") % what,
+                    reverse("gang_detail", args=[r.gang_id]),
+                    r.gang.updated,
+                )
+            )
+        elif r.league_id in mine:
+            items.append(
+                Waiting(
+                    "illegal",
+                    f"l{r.league_id}:r{r.pk}:illegal:{digest}",
+                    _("%(gang)s (%(player)s) breaks the cap of %(league)s: %(problems)s") % what,
+                    reverse("league_detail", args=[r.league_id]),
+                    r.gang.updated,
+                )
+            )
     return items
 
 

@@ -218,7 +218,8 @@ def test_each_league_action_waits_on_the_right_user_and_goes_when_done(club):
             assert kinds(person) == ([kind] if person == who else []), person
 
     ls.register(autumn, ann, ann_gang)
-    only(boss, "registration")
+    assert kinds(boss) == ["registration"] and kinds(ann) == []
+    assert kinds(bob) == kinds(sam) == ["register"]  # open: the others are asked to register
     first = waiting_for(boss)[0]
     assert first.text.startswith("1 player registered for Autumn")
     assert first.url == reverse("league_rounds", args=[autumn.pk])
