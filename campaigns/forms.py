@@ -8,6 +8,7 @@ others where the browser can).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from django import forms
@@ -177,7 +178,7 @@ class CampaignSettingsForm(HouseRulesMixin, forms.Form):
         for name, field in rule_fields(campaign.system).items():
             field.disabled = self.rules_locked
             if self.rules_locked:
-                field.help_text = "Fixed once the campaign has started."
+                field.help_text = gettext_lazy("Fixed once the campaign has started.")
             self.fields[f"{campaign.system}-{name}"] = field
 
     def clean_name(self) -> str:
@@ -204,9 +205,18 @@ class JoinForm(forms.Form):
         ),
     )
 
-    def __init__(self, *args, user, campaign: Campaign, **kwargs):
+    def __init__(self, *args, user, campaign: Campaign, taken: Collection[int] = (), **kwargs):
+        """``taken``: the user's builder gangs already in the campaign (a copy of a gang
+        joins once). The gangs that can join are ``eligible``; when exactly one can, it
+        is ``only`` and is chosen to begin with (with several, the player chooses)."""
         super().__init__(*args, **kwargs)
-        self.fields["gang"].queryset = user.gangs.filter(system=campaign.system).order_by("name")
+        gangs = user.gangs.filter(system=campaign.system).order_by("name", "pk")
+        self.fields["gang"].queryset = gangs
+        self.gangs = list(gangs)  # every gang of the game (one query)
+        self.eligible = [gang for gang in self.gangs if gang.pk not in taken]
+        self.only = self.eligible[0] if len(self.eligible) == 1 else None
+        if self.only is not None and not self.is_bound:
+            self.initial.setdefault("gang", self.only.pk)
 
 
 class FinishForm(forms.Form):

@@ -180,7 +180,17 @@ def campaign_join(request: HttpRequest, token: str) -> HttpResponse:
     if campaign is None:
         return link_gone(request, _("invite link"))
     state = services.state_of(campaign)
-    form = JoinForm(request.POST or None, user=request.user, campaign=campaign)
+    mine = list(
+        campaign.gangs.filter(player=request.user)
+        .order_by("pk")
+        .values_list("pk", "source_id", "name")
+    )
+    form = JoinForm(
+        request.POST or None,
+        user=request.user,
+        campaign=campaign,
+        taken={source for _pk, source, _name in mine if source is not None},
+    )
     setting_up = state.status == SETUP
     if request.method == "POST" and setting_up and form.is_valid():
         gang = form.cleaned_data["gang"]
@@ -214,9 +224,10 @@ def campaign_join(request: HttpRequest, token: str) -> HttpResponse:
         "system": get_system(campaign.system),
         "form": form,
         "setting_up": setting_up,
-        "has_gangs": form.fields["gang"].queryset.exists() if setting_up else False,
-        "is_member": campaign.organiser_id == request.user.pk
-        or campaign.gangs.filter(player=request.user).exists(),
+        "has_gangs": bool(form.gangs) if setting_up else False,
+        # the user's gangs in the campaign now (one that left is no longer in it)
+        "joined": ", ".join(name for pk, _source, name in mine if str(pk) in state.gangs),
+        "is_member": campaign.organiser_id == request.user.pk or bool(mine),
     }
     return render(request, "campaigns/campaign_join.html", context)
 
@@ -250,7 +261,7 @@ def campaign_leave(request: HttpRequest, campaign_id: int, gang_id: int) -> Http
 def campaign_start(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = _campaign(request, campaign_id)
     access.require_organiser(campaign, request.user)
-    _record(request, campaign, "campaign_started", {}, "The campaign has started.")
+    _record(request, campaign, "campaign_started", {}, _("The campaign has started."))
     return _detail(campaign)
 
 
@@ -268,7 +279,7 @@ def campaign_finish(request: HttpRequest, campaign_id: int) -> HttpResponse:
         ]
         context = {"campaign": campaign, "state": state, "behind": behind}
         return render(request, "campaigns/campaign_finish.html", context)
-    _record(request, campaign, "campaign_finished", {}, "The campaign is finished.")
+    _record(request, campaign, "campaign_finished", {}, _("The campaign is finished."))
     return _detail(campaign)
 
 
@@ -313,15 +324,25 @@ def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "invite_url": request.build_absolute_uri(
             reverse("campaign_join", args=[campaign.invite_token])
         ),
-        # The organiser plays too: her own gangs, one button away (no invite link needed).
-        "own_join": JoinForm(user=request.user, campaign=campaign)
-        if organiser and state.status == SETUP
-        else None,
+        "own_join": _own_join(campaign, state, request.user, mine) if organiser else None,
         "can_start": organiser and state.status == SETUP and len(state.gangs) >= 2,
         "charts": chronicle.state_charts(state) if state.status != SETUP else [],
         "member_word": chronicle.member_word(state),
     }
     return render(request, "campaigns/campaign_detail.html", context)
+
+
+def _own_join(campaign: Campaign, state: CampaignState, user, mine: set[str]) -> JoinForm | None:
+    """The organiser plays too: her own gangs, one button away (no invite link needed),
+    while the campaign is being set up and until she has joined (a gang of hers that left
+    can't join again, so it is not offered)."""
+    if state.status != SETUP or mine & set(state.gangs):
+        return None
+    taken = set()
+    if mine:
+        gangs = campaign.gangs.filter(player=user, source__isnull=False)
+        taken = set(gangs.values_list("source_id", flat=True))
+    return JoinForm(user=user, campaign=campaign, taken=taken)
 
 
 def _when(at: str) -> datetime.datetime | None:

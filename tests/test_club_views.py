@@ -865,7 +865,7 @@ def test_finish_asks_first_then_finishes(running_league, organiser):
     assert response.status_code == 200
     html = text_of(response)
     assert 'data-testid="finish-confirm"' in html
-    assert "Only 1 of the 3 rounds are paired." in html
+    assert "Only 1 of the 3 rounds is paired." in html
     assert League.objects.get(pk=running_league.pk).status == League.RUNNING
     response = client.post(url, {"confirm": "on"})
     assert response.status_code == 302

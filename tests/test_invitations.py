@@ -262,14 +262,15 @@ def test_the_organiser_joins_her_own_league_with_one_button(league, organiser, p
     client = client_for(organiser)
     page = client.get(reverse("league_detail", args=[league.pk])).content.decode()
     assert 'data-testid="own-join"' in page
-    assert f'<option value="{gang.pk}">{gang.name}</option>' in page
+    assert f'<option value="{gang.pk}" selected>{gang.name}</option>' in page  # her only one
     response = client.post(reverse("league_register", args=[league.pk]), {"gang": gang.pk})
     assert response.status_code == 302
     assert Registration.objects.filter(league=league, player=organiser, gang=gang).exists()
     page = client.get(reverse("league_detail", args=[league.pk])).content.decode()
     assert 'data-testid="own-join"' not in page, "she plays now"
+    # a member not playing yet is offered it too (issue 25), with no gang of the game
     other = client_for(player).get(reverse("league_detail", args=[league.pk])).content.decode()
-    assert 'data-testid="own-join"' not in other
+    assert 'data-testid="own-join"' in other and 'data-testid="own-join-submit"' not in other
 
 
 # --------------------------------------------------------------------------- gangs

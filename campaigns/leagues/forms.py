@@ -13,7 +13,7 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from campaigns.leagues import services as league_services
 from campaigns.leagues import standings as arithmetic
@@ -231,7 +231,11 @@ class LeagueForm(forms.Form):
         rounds = self.cleaned_data["rounds"]
         if rounds is not None and rounds < self.played_rounds:
             raise forms.ValidationError(
-                _("%(count)s rounds are already paired: at least that many.")
+                ngettext(
+                    "%(count)s round is already paired: at least that many.",
+                    "%(count)s rounds are already paired: at least that many.",
+                    self.played_rounds,
+                )
                 % {"count": self.played_rounds}
             )
         return rounds
@@ -320,13 +324,36 @@ class RegisterForm(forms.Form):
         ),
     )
 
-    def __init__(self, *args: Any, league: League, user, gangs: Sequence[tuple[int, str]], **kw):
+    def __init__(
+        self,
+        *args: Any,
+        league: League,
+        user,
+        gangs: Sequence[tuple[int, str]],
+        eligible: Sequence[tuple[int, str]] = (),
+        **kw,
+    ):
+        """``eligible``: the (gang, name) pairs that can play (legal under the cap). When
+        exactly one can, it is ``only`` and is chosen to begin with (unless the player is
+        registered with another); with several, the player chooses. Likewise the
+        player's gang in the league's campaign (``campaign_gangs``, ``only_campaign_gang``)."""
         super().__init__(*args, **kw)
-        self.fields["gang"].choices = [("", "Choose one of your gangs"), *gangs]
+        self.fields["gang"].choices = [("", gettext_lazy("Choose one of your gangs")), *gangs]
+        self.only = eligible[0] if len(eligible) == 1 else None
+        if self.only is not None and not self.is_bound and not self.initial.get("gang"):
+            self.initial["gang"] = self.only[0]
+        self.campaign_gangs: list[CampaignGang] = []
+        self.only_campaign_gang: CampaignGang | None = None
         if league.campaign_id:
-            self.fields["campaign_gang"].queryset = CampaignGang.objects.filter(
+            in_campaign = CampaignGang.objects.filter(
                 campaign_id=league.campaign_id, player=user
             ).order_by("name", "pk")
+            self.fields["campaign_gang"].queryset = in_campaign
+            self.campaign_gangs = list(in_campaign)
+            if len(self.campaign_gangs) == 1:
+                self.only_campaign_gang = self.campaign_gangs[0]
+                if not self.is_bound and not self.initial.get("campaign_gang"):
+                    self.initial["campaign_gang"] = self.only_campaign_gang.pk
         else:
             del self.fields["campaign_gang"]
 

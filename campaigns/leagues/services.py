@@ -92,6 +92,8 @@ def create_club(user, *, name: str, about: str = "") -> Club:
 @transaction.atomic
 def join_club(club: Club, user) -> ClubMember:
     member, _created = ClubMember.objects.get_or_create(club=club, user=user)
+    if club.leagues.filter(status=League.REGISTRATION).exists():  # they wait on the member
+        notifications.changed([user.pk], {user.pk: user.email})
     return member
 
 
@@ -121,8 +123,11 @@ def set_role(club: Club, member: ClubMember, role: str, by=None) -> ClubMember:
     organisers = club.members.filter(role=ClubMember.ORGANISER).count()
     if member.role == ClubMember.ORGANISER and role != ClubMember.ORGANISER and organisers <= 1:
         raise LeagueError(gettext_lazy("A club needs at least one organiser."), "role")
+    was = member.role
     member.role = role
     member.save(update_fields=["role"])
+    if role == ClubMember.ORGANISER and was != ClubMember.ORGANISER:
+        notifications.made_organiser(member.user, club, by)  # the new organiser is told
     return member
 
 
@@ -140,7 +145,9 @@ def create_league(club: Club, **fields: Any) -> League:
         raise LeagueError(gettext_lazy("The campaign must be of the league's game."), "campaign")
     if fields.get("rounds") is None and fields.get("pairing", League.SWISS) == League.SWISS:
         fields["rounds"] = League.SWISS_ROUNDS  # a round robin's empty: everyone once
-    return League.objects.create(club=club, **fields)
+    league = League.objects.create(club=club, **fields)
+    notifications.club_changed(club.pk)  # open for registration: the members are told
+    return league
 
 
 @transaction.atomic
@@ -167,7 +174,12 @@ def update_league(league: League, **fields: Any) -> League:
         rounds = fields["rounds"] = League.SWISS_ROUNDS
     if rounds is not None and rounds < paired:
         raise LeagueError(
-            _("%(count)s rounds are already paired: at least that many.") % {"count": paired},
+            ngettext(
+                "%(count)s round is already paired: at least that many.",
+                "%(count)s rounds are already paired: at least that many.",
+                paired,
+            )
+            % {"count": paired},
             "rounds",
         )
     tiebreaks = fields.pop("tiebreaks", locked.tiebreak_list)
@@ -304,11 +316,14 @@ def refresh_legality(league: League, registrations: Sequence[Registration]) -> N
     if not stale:
         return
     members = _members(Gang.objects.filter(pk__in=[r.gang_id for r in stale]))
+    was = {r.pk: r.legal for r in stale}
     for r in stale:
         problems = check_gang(league, r.gang, members.get(r.gang_id, []))
         r.legal, r.problems = not problems, "\n".join(problems)
         r.checked_version = r.gang.version
     Registration.objects.bulk_update(stale, ["legal", "problems", "checked_version"])
+    if any(r.legal != was[r.pk] for r in stale):  # a gang broke the cap, or fits it again
+        notifications.league_changed(league.pk)
 
 
 # --------------------------------------------------------------------------- rounds
@@ -426,7 +441,12 @@ def next_round(league: League) -> Round:
     planned = league.planned_rounds(len(everyone))
     if number > planned:
         raise LeagueError(
-            _("All %(count)s rounds are played: finish the league.") % {"count": planned}
+            ngettext(
+                "The %(count)s round planned is played: finish the league.",
+                "All %(count)s rounds are played: finish the league.",
+                planned,
+            )
+            % {"count": planned}
         )
     earlier = list(Pairing.objects.filter(round__league=league).values_list("a_id", "b_id"))
     met = [(a, b) for a, b in earlier if b is not None]
@@ -463,6 +483,7 @@ def next_round(league: League) -> Round:
     if league.status == League.REGISTRATION:
         league.status = League.RUNNING
         league.save(update_fields=["status"])
+        notifications.club_changed(league.club_id)  # registration is over for the members
     notifications.league_changed(league.pk)
     return new
 

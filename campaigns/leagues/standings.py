@@ -11,7 +11,8 @@ its order:
   counts only when every tied player has met every other (else it is skipped: it would
   favour whoever happened to meet whom). After any tiebreaker separates some of a tied
   group, the players still tied are ranked again from the first tiebreaker, so
-  head-to-head is applied again among them alone;
+  head-to-head is applied again among them alone. A row's ``head_to_head`` is its
+  figure among the largest group head-to-head counted for (the first it was applied to);
 - *strength of schedule*: the average of the points of the opponents played. A bye has
   no opponent and is left out of the average (a sum would make a bye cost SoS).
 
@@ -73,7 +74,8 @@ class Row:
     vp_against: int = 0
     #: the average of the opponents' points (exact; ``sos_text`` shows it)
     sos: Fraction = Fraction(0)
-    #: points against the players tied with, when head-to-head was applied to the tie
+    #: points against the players tied with, when head-to-head counted for the tie: the
+    #: largest group it was applied to (a smaller group ranked again keeps this figure)
     head_to_head: int | None = None
     rank: int = 0
     tied: bool = False  # shares its rank with another player
@@ -223,5 +225,8 @@ def _values(
             if other != row.player
             for m in meetings[frozenset((row.player, other))]
         )
-        row.head_to_head = value[row.player]
+        if row.head_to_head is None:
+            # The column shows the head-to-head among the largest group it counted for
+            # (the first: groups only shrink), not a smaller group's ranked again later.
+            row.head_to_head = value[row.player]
     return value

@@ -170,7 +170,7 @@ def club_member_role(request: HttpRequest, club_id: int, member_id: int) -> Http
     member = get_object_or_404(club.members.select_related("user"), pk=member_id)
     form = RoleForm(request.POST)
     if not form.is_valid():
-        return _club_page(request, club, role_error=(member.pk, "Choose organiser or member."))
+        return _club_page(request, club, role_error=(member.pk, _("Choose organiser or member.")))
     try:
         member = services.set_role(club, member, form.cleaned_data["role"], by=request.user)
     except LeagueError as error:
@@ -320,10 +320,10 @@ def _gang_choices(league: League, user) -> list[dict[str, Any]]:
 def _closed(league: League, registration: Registration | None) -> str:
     """Why the user can't register (or change gang) now."""
     if league.status == League.FINISHED:
-        return "The league is finished."
+        return _("The league is finished.")
     if registration is not None:
-        return "You are registered; the gang can't change once play starts."
-    return "The round robin has started: nobody can join it now."
+        return _("You are registered; the gang can't change once play starts.")
+    return _("The round robin has started: nobody can join it now.")
 
 
 @login_required
@@ -348,6 +348,7 @@ def league_register(request: HttpRequest, league_id: int) -> HttpResponse:
         league=league,
         user=request.user,
         gangs=[(g["pk"], g["label"]) for g in gangs],
+        eligible=[(g["pk"], g["gang"].name) for g in gangs if not g["problems"]],
     )
     if request.method == "POST" and can_register and form.is_valid():
         gang = next(g["gang"] for g in gangs if g["pk"] == form.cleaned_data["gang"])
@@ -372,8 +373,7 @@ def league_register(request: HttpRequest, league_id: int) -> HttpResponse:
         "form": form,
         "can_register": can_register,
         "closed": "" if can_register else _closed(league, registration),
-        "has_campaign_gangs": "campaign_gang" in form.fields
-        and form.fields["campaign_gang"].queryset.exists(),
+        "has_campaign_gangs": bool(form.campaign_gangs),
         "cap_help": CAP_HELP.get(league.system, ""),
     }
     return render(request, "leagues/league_register.html", context)

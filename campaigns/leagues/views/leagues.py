@@ -357,7 +357,7 @@ def _matrix(board: Board) -> dict[str, Any] | None:
                 continue
             found = met.get((line.reg.pk, other.reg.pk))
             if not found:
-                cells.append(Cell("to play", "none"))
+                cells.append(Cell(_("to play"), "none"))
                 continue
             text = ", ".join(f"{o} {f}{DASH}{a}" for o, f, a in found)
             outcomes = {o for o, _f, _a in found}
@@ -388,10 +388,10 @@ def _chart(board: Board) -> Chart | None:
         )
         for line in shown
     ]
-    title = "Points after each round"
+    title = _("Points after each round")
     return Chart(
         title,
-        line_chart(title=title, x_labels=labels, series=series, y_label="Points"),
+        line_chart(title=title, x_labels=labels, series=series, y_label=_("Points")),
         chart_table(x_labels=labels, series=series),
         len(shown),
         len(board.lines),
@@ -460,7 +460,8 @@ def _round_state(board: Board) -> dict[str, int] | None:
 
 
 def _standings_rows(board: Board, *, uses_h2h: bool, public: bool, player_url: str = ""):
-    """The standings' table rows (HTML; every piece of user text escaped)."""
+    """The standings' table rows (HTML; every piece of user text escaped). Rank, gang and
+    points come first, so that a phone shows them without scrolling the table."""
     out = []
     url = escape(player_url)
     separator = formats.get_format("DECIMAL_SEPARATOR")
@@ -504,9 +505,9 @@ def _standings_rows(board: Board, *, uses_h2h: bool, public: bool, player_url: s
             f'<td class="rank">{escape(line.rank_label)}</td>'
             f'<th scope="row" class="who">{name} <span class="muted">{escape(e.username)}'
             f"</span>{''.join(notes)}</th>"
+            f'<td class="points"><strong>{int(r.points)}</strong></td>'
             f"<td>{int(r.played)}</td><td>{int(r.won)}</td><td>{int(r.drawn)}</td>"
             f"<td>{int(r.lost)}</td><td>{int(r.byes)}</td>"
-            f'<td class="points"><strong>{int(r.points)}</strong></td>'
             f"<td>{int(r.vp_for)}</td><td>{int(r.vp_against)}</td><td>{int(r.vp_diff)}</td>"
             f"{h2h}<td>{escape(decimal)}</td></tr>\n"
         )
@@ -583,21 +584,24 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
         )
         if organiser
         else "",
-        "own_join": _own_join(league, board, request.user) if organiser else None,
+        "own_join": _own_join(league, board, request.user),
     }
     return render(request, "leagues/league_detail.html", context)
 
 
-def _own_join(league: League, board: Board, user) -> list[tuple[int, str]] | None:
-    """An organiser who is not playing yet, while the league takes registrations: her
-    gangs of the league's game, to join with one button (one query); None otherwise (a
-    late entry to a Swiss league goes through the Register page, like everyone's)."""
+def _own_join(league: League, board: Board, user) -> dict[str, Any] | None:
+    """A member (the organiser too) who is not playing yet, while the league takes
+    registrations: her gangs of the league's game, to register with one button (one
+    query), the only one chosen to begin with; None otherwise (a late entry to a Swiss
+    league goes through the Register page). Whether a gang is legal under the cap is
+    checked when it registers (the Register page lists it for each gang)."""
     if league.status != League.REGISTRATION:
         return None
     if any(entry.player_id == user.pk for entry in board.registrations):
         return None
     gangs = Gang.objects.filter(owner=user, system=league.system).order_by("name", "pk")
-    return list(gangs.values_list("pk", "name"))
+    choices = list(gangs.values_list("pk", "name"))
+    return {"gangs": choices, "only": choices[0] if len(choices) == 1 else None}
 
 
 # --------------------------------------------------------------------------- a player
@@ -849,7 +853,7 @@ def _step_confirm(request: HttpRequest, seat: Seat) -> HttpResponse:
     if seat.side is None:
         raise PermissionDenied("Only the players of this match confirm its result.")
     if seat.report is None:
-        return _match_page(request, seat, error="Nothing is reported yet.")
+        return _match_page(request, seat, error=_("Nothing is reported yet."))
     try:
         note = services.confirm_report(seat.report, request.user)
     except services.LeagueError as error:
@@ -865,7 +869,7 @@ def _step_dispute(request: HttpRequest, seat: Seat) -> HttpResponse:
         raise PermissionDenied("Only the players of this match dispute its result.")
     form = DisputeForm(request.POST)
     if seat.report is None:
-        return _match_page(request, seat, error="Nothing is reported yet.")
+        return _match_page(request, seat, error=_("Nothing is reported yet."))
     if not form.is_valid():
         return _match_page(request, seat, dispute_form=form)
     try:
@@ -883,7 +887,7 @@ def _step_settle(request: HttpRequest, seat: Seat) -> HttpResponse:
     if not seat.organiser:
         raise PermissionDenied("Only the club's organisers settle results.")
     if seat.pairing.is_bye:
-        return _match_page(request, seat, error="A bye has no result to settle.")
+        return _match_page(request, seat, error=_("A bye has no result to settle."))
     form = SettleForm(
         request.POST, pairing=seat.pairing, scenarios=_scenarios(seat.league), prefix=SETTLE_PREFIX
     )
