@@ -303,11 +303,28 @@ def split_face(face: Face, fit: Fit, *, slack: float = 0.0) -> list[Face]:
     a line for a section's run-in title or a cut entry's "Term (continued)"), and a back
     followed by another card keeps room for "Continued on card n". ``slack`` is room kept
     free on every face, when a first cut was a line out.
+
+    A reader turns the card between sentences: an entry is cut at the end of the last
+    sentence on the lines that fit, and one with no sentence end there goes on whole to
+    the back (if it fits there). When that costs a card, the text is cut as close to the
+    room's end as a sentence allows, and failing that between two lines: no card is wasted
+    for the sake of a sentence.
     """
+    ways = [
+        _split(face, fit, slack, sentences=True, whole=True),
+        _split(face, fit, slack, sentences=True, whole=False),
+        _split(face, fit, slack, sentences=False, whole=False),
+    ]
+    fewest = min(len(way) for way in ways)
+    return next(way for way in ways if len(way) == fewest)
+
+
+def _split(face: Face, fit: Fit, slack: float, *, sentences: bool, whole: bool) -> list[Face]:
     front_room = fit.capacity - slack
     later_room = fit.capacity - (BACK_TOP - CARD_PAD) * PX_PER_MM - slack
     heads = {gi: bottom - top for (gi, ii), (top, bottom, _l) in fit.items.items() if ii == -1}
     cutter = _Cutter(front_room, later_room, fit.height, heads, line_height(face.size))
+    cutter.sentences, cutter.whole = sentences, whole
     for gi, group in enumerate(face.front + face.groups):
         head_top = fit.items.get((gi, -1), (None,))[0]
         for ii, item in enumerate(group.items):
@@ -342,6 +359,7 @@ class _Cutter:
         self.offset, self.keep = 0.0, 0.0
         self.first_room, self.later_room, self.end = first_room, later_room, end
         self.heads, self.line = heads, line
+        self.sentences, self.whole = True, True  # cut at sentence ends; move entries whole
 
     def room(self) -> float:
         n = len(self.faces) - 1
@@ -405,14 +423,43 @@ class _Cutter:
                 take = max(fitting, 1)  # alone on a face: cut it all the same
             if take:  # the words that end on those lines (not one broken at a hyphen)
                 upto = bisect.bisect_right(ends, lines[done + take - 1][1])
+                # ... back to the end of a sentence on them, if one ends there: a reader
+                # then turns the card between two sentences, never in the middle of one
+                sentence = self.sentences and _sentence_end(words, max(placed, term_words), upto)
+                # none ends there: the rest goes on whole to this card's back if it fits
+                # there (from a back it would cost a card: it is cut between lines then)
+                on_a_front = len(self.faces) % 2 == 1
+                movable = on_a_front and (bool(self.faces[-1]) or len(self.faces) == 1)
+                movable = movable and self.whole
+                if not sentence and movable and lines[-1][0] - at <= self.later_room - self.line:
+                    self.next_face(at, gi if ii > 0 or placed else None)
+                    continue
+                done += take
+                if sentence:
+                    upto, letters = sentence, ends[sentence - 1]
+                    line = bisect.bisect_left([n for _b, n in lines], letters)
+                    # the rest starts on the line the sentence ends on, unless it ends it
+                    done = line + 1 if lines[line][1] == letters else line
                 self.add(gi, group, piece(upto), continued=ii > 0 or placed > 0, cut=placed > 0)
-                placed, done = upto, done + take
-                at = lines[done - 1][0]
+                placed = upto
+                at = lines[done - 1][0] if done else top
                 self.next_face(at, gi)
             else:
                 self.next_face(at, gi if ii > 0 or placed else None)
         if placed < len(words):
             self.add(gi, group, piece(len(words)), continued=ii > 0 or placed > 0, cut=placed > 0)
+
+
+SENTENCE_ENDS = (".", "!", "?", ";", ":", ".)", ".»", "!»", "?»")
+
+
+def _sentence_end(words: list[str], start: int, upto: int) -> int | None:
+    """How many of ``words`` to take to end on the last sentence that ends after ``start``
+    and by ``upto`` (None when no sentence ends there)."""
+    for k in range(upto, start, -1):
+        if words[k - 1].endswith(SENTENCE_ENDS):
+            return k
+    return None
 
 
 @dataclass

@@ -5,6 +5,7 @@ dates, and the language in the PDF cache's key."""
 
 from __future__ import annotations
 
+import datetime
 import io
 import json
 import shutil
@@ -91,8 +92,16 @@ def test_render_pdf_prints_in_the_language_asked(tmp_path):
     assert "Henchman" in english and "Homme de main" not in english
 
 
+@pytest.mark.parametrize("typed", ["en", "EN", "en_US", "en-gb"])
+def test_render_pdf_takes_english_as_a_person_types_it(tmp_path, typed):
+    out = tmp_path / "sheet.pdf"
+    call_command("render_pdf", str(CHIEFS), "--kind", "sheet", "--lang", typed, "-o", str(out))
+    english = pdf_text(out.read_bytes())
+    assert "Henchman" in english and "Homme de main" not in english
+
+
 def test_render_pdf_refuses_a_language_the_site_has_not(tmp_path):
-    with pytest.raises(CommandError, match="invalid choice: 'xx'"):
+    with pytest.raises(CommandError, match="'xx' is not a language we print in"):
         call_command("render_pdf", str(CHIEFS), "--lang", "xx", "-o", str(tmp_path / "x.pdf"))
 
 
@@ -110,13 +119,20 @@ def test_the_background_render_is_in_the_owners_language(owner, chiefs, settings
     assert "Homme de main" in pdf_text(content)
 
 
-def test_the_pdf_dates_are_french(chiefs):
+def test_the_pdf_dates_are_french(chiefs, monkeypatch):
+    """The footer's date in the reader's language, on a day whose month name is in no
+    game word ("mai" is inside "Homme de main")."""
+    from django.utils import timezone
+
+    monkeypatch.setattr(timezone, "localdate", lambda *a, **k: datetime.date(2026, 2, 3))
     roster = gang_roster(chiefs, list(members_with_items(chiefs)))
-    with translation.override("fr"):
-        html = printing.sheet_html(printing.prepare(roster), printing.PAPERS["a4"])
-    months = ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août",
-              "septembre", "octobre", "novembre", "décembre")  # fmt: skip
-    assert any(month in html for month in months)
+    for language, day in (("fr", "3 février 2026"), ("en-gb", "3 February 2026")):
+        with translation.override(language):
+            html = printing.sheet_html(printing.prepare(roster), printing.PAPERS["a4"])
+            content = printing.sheet_pdf(roster)
+        assert day in html, language
+        assert day in " ".join(pdf_text(content).split()), language
+    assert "février" not in printing.sheet_html(printing.prepare(roster), printing.PAPERS["a4"])
 
 
 def test_pdftotext_reads_the_french_terms_off_the_cards(tmp_path):

@@ -1,7 +1,7 @@
 """Print any roster file, no account needed (a club printing a whole league's gangs).
 
     python manage.py render_pdf ROSTER.json --kind cards|sheet|reference
-        [--paper a4|letter] [--fronts-only] [--member KEY] [--lang en-gb|fr] -o OUT.pdf
+        [--paper a4|letter] [--fronts-only] [--member KEY] [--lang en|fr] -o OUT.pdf
 
 Exits 0 with the PDF written, 2 when the file can't be read as a roster (naming the line
 or field at fault) or a choice is wrong, 3 when the PDF can't be made (WeasyPrint missing,
@@ -10,6 +10,7 @@ or the render took too long).
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -24,6 +25,22 @@ from rules.roster import RosterFileError, read_roster
 UNREADABLE, NOT_MADE = 2, 3
 
 
+def language_code(value: str) -> str:
+    """One of the site's languages, as a person types it: ``en``, ``EN``, ``en_US`` and
+    ``en-gb`` all print in English (the closest language the site has)."""
+    wanted = value.strip().replace("_", "-").lower()
+    try:
+        return translation.get_supported_language_variant(wanted)
+    except LookupError:
+        pass
+    # a variant of a language the site has under another region (en-us: en-gb)
+    for code, _name in settings.LANGUAGES:
+        if code.split("-")[0] == wanted.split("-")[0]:
+            return code
+    choices = ", ".join(code for code, _name in settings.LANGUAGES)
+    raise argparse.ArgumentTypeError(f"{value!r} is not a language we print in (use {choices})")
+
+
 class Command(BaseCommand):
     help = "Print a roster file as character cards, its gang sheet or a quick reference."
 
@@ -36,9 +53,11 @@ class Command(BaseCommand):
         parser.add_argument("-o", "--output", required=True, help="the PDF to write")
         parser.add_argument(
             "--lang",
-            choices=[code for code, _name in settings.LANGUAGES],
+            type=language_code,
             default=settings.LANGUAGE_CODE,
-            help="the language to print in (fr: French, with the French book's terms)",
+            help="the language to print in: "
+            + ", ".join(code for code, _name in settings.LANGUAGES)
+            + " (en and en-us mean en-gb; fr: French, with the French book's terms)",
         )
 
     def handle(self, *args, **options) -> None:
