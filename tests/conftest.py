@@ -14,6 +14,22 @@ from tests.factories import build_gang
 
 PASSWORD = "Long-enough-pa55word"
 
+# The fixtures through which a test reaches the database (pytest-django's, and so every
+# fixture built on them, which pytest lists in a test's fixture closure).
+DATABASE_FIXTURES = {"db", "transactional_db", "live_server", "django_db_reset_sequences"}
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Mark each test that touches the database ``database`` (and a browser test
+    ``browser``): CI runs the whole suite on SQLite, and again on PostgreSQL only the
+    ``database`` tests (.ci/run), since the others never meet a database."""
+    for item in items:
+        names = set(getattr(item, "fixturenames", ()))
+        if names & DATABASE_FIXTURES or item.get_closest_marker("django_db"):
+            item.add_marker(pytest.mark.database)
+        if "browser" in item.path.parts:
+            item.add_marker(pytest.mark.browser)
+
 
 @pytest.fixture(autouse=True)
 def default_language_after_each_test():
@@ -41,6 +57,9 @@ def pdf_cache(settings, tmp_path) -> None:
     }
     # ... and its own render gate (builder/pdf_gate.py), never shared with another run
     settings.PDF_LOCK_DIR = tmp_path / "pdf-locks"
+    # A render is stopped after 20 s on a server; tests run side by side on every CPU, so a
+    # busy machine gets longer (the tests of the limit itself set their own).
+    settings.PDF_TIMEOUT_SECONDS = 120
 
 
 class Background:

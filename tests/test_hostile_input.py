@@ -51,6 +51,7 @@ from rules.roster import (
     unstorable_character,
     write_roster,
 )
+from tests.helpers.properties import examples
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "docs" / "examples"
@@ -67,7 +68,7 @@ FORM_NUL = "This holds a NUL character (\\u0000): remove it."
 FORM_SURROGATE = "This holds a lone surrogate (\\ud800), which is not a character: remove it."
 
 HYPOTHESIS = settings(
-    max_examples=80,
+    max_examples=examples(80),
     deadline=None,
     suppress_health_check=[
         HealthCheck.function_scoped_fixture,

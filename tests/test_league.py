@@ -30,6 +30,7 @@ from campaigns.leagues.pairing import (
     swiss,
 )
 from campaigns.leagues.standings import Result, Scoring, number_text, standings
+from tests.helpers.properties import examples
 
 PLAYERS = [(1, "Ann"), (2, "Bob"), (3, "Cy"), (4, "Dee")]
 
@@ -188,7 +189,7 @@ def perfect_without_rematch_exists(players, met, had_bye):
     return len(matching) * 2 == g.number_of_nodes()
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     n=st.integers(min_value=2, max_value=12),
     seed=st.integers(min_value=0, max_value=10_000),

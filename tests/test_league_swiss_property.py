@@ -12,7 +12,8 @@ Every round of every league is checked:
   any pairing without more rematches can have, and no two tables can swap opponents to
   make the gaps smaller.
 
-Plain seeded loops (no hypothesis): the same leagues every run, about 15 s in all.
+Plain seeded loops (no hypothesis): the same leagues every run, about 15 s in all (a
+quarter of them in CI's quick profile: tests/helpers/properties.py).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import pytest
 
 from campaigns.leagues.pairing import swiss
 from campaigns.leagues.standings import Result, Scoring, standings
+from tests.helpers.properties import examples
 
 SCORINGS = [Scoring(3, 1, 0), Scoring(2, 1, 0), Scoring(1, 0, 0), Scoring(3, 2, 1)]
 
@@ -190,9 +192,9 @@ def check_checkable_conditions(rnd: Round) -> None:
 @pytest.mark.parametrize(
     ("players", "leagues", "rounds", "check"),
     [
-        (8, 1200, 5, check_against_every_pairing),
-        (9, 1200, 5, check_against_every_pairing),
-        (24, 250, 6, check_checkable_conditions),
+        (8, examples(1200), 5, check_against_every_pairing),
+        (9, examples(1200), 5, check_against_every_pairing),
+        (24, examples(250), 6, check_checkable_conditions),
     ],
 )
 def test_seeded_swiss_leagues(players, leagues, rounds, check):

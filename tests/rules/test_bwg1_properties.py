@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from rules import Severity, get_system
 from rules.systems import bwg1
+from tests.helpers.properties import examples
 
 SYSTEM = get_system("bwg1")
 
@@ -55,7 +56,7 @@ roster = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(roster)
 def test_well_shaped_rosters_always_evaluate_consistently(data):
     report = SYSTEM.evaluate(data)
@@ -75,14 +76,14 @@ def test_well_shaped_rosters_always_evaluate_consistently(data):
     assert report.is_legal == (not report.errors)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(anything)
 def test_any_value_at_all_never_raises(data):
     report = SYSTEM.evaluate(data)
     assert report.total >= 0
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(member, max_size=8))
 def test_at_most_one_member_of_each_profession_gets_the_bonus(members):
     report = SYSTEM.evaluate({"members": members})
@@ -95,7 +96,7 @@ def test_at_most_one_member_of_each_profession_gets_the_bonus(members):
     assert all(count == 1 for count in bonus_by_profession.values())
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(member, max_size=8), st.sampled_from(sorted(bwg1.PROFESSIONS)), st.integers(0, 8))
 def test_the_leader_has_his_professions_bonus_wherever_he_is_listed(members, profession, at):
     """Seed 002, p. 12: "Le premier membre de votre gang à recruter sera votre chef"."""

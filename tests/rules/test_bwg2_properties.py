@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from rules import Severity, get_system
 from rules.roster import check_roster
 from rules.systems import bwg2
+from tests.helpers.properties import examples
 from tests.schema_strategy import CHARACTERS
 
 SYSTEM = get_system("bwg2")
@@ -118,21 +119,21 @@ def check(data):
     assert report.is_legal == (not report.errors)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(roster_of(member_data))
 def test_well_shaped_rosters_always_evaluate_consistently(data):
     assert check_roster(data) == []  # right types: only wrong choices, found by the rules
     check(data)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(anything)
 def test_any_value_at_all_never_raises(data):
     report = SYSTEM.evaluate(data)
     assert report.total >= 0
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.fixed_dictionaries({"key": anything, "name": anything, "data": anything})))
 def test_members_of_any_shape_never_raise(members):
     report = SYSTEM.evaluate({"members": members, "limit": 700})

@@ -9,6 +9,7 @@ from jsonschema import Draft202012Validator
 
 from rules import Severity, get_system
 from rules.systems import gf26
+from tests.helpers.properties import examples
 
 SYSTEM = get_system("gf26")
 ATTRIBUTES = ("mov", "att", "mrk", "def", "iv", "wp", "arm", "en", "dam")
@@ -133,7 +134,7 @@ def check_consistent(report, members_given: int) -> None:
     assert all(isinstance(k, str) and isinstance(v, str) for k, v in facts)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(roster)
 def test_well_shaped_rosters_always_evaluate_consistently(data):
     report = SYSTEM.evaluate(data)
@@ -158,7 +159,7 @@ def test_well_shaped_rosters_always_evaluate_consistently(data):
     ) + sum(max(0, m.attributes["iv"]) for k, m in report.members.items() if k not in in_units)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(schema_member, max_size=5), st.none() | st.integers(min_value=1, max_value=999))
 def test_any_schema_valid_member_evaluates_consistently(members, limit):
     for m in members:
@@ -167,7 +168,7 @@ def test_any_schema_valid_member_evaluates_consistently(members, limit):
     check_consistent(report, len(members))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(anything)
 def test_any_value_at_all_never_raises(data):
     report = SYSTEM.evaluate(data)
@@ -175,14 +176,14 @@ def test_any_value_at_all_never_raises(data):
     assert report.total == sum(m.cost for m in report.members.values())
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(anything, max_size=5), anything)
 def test_any_members_at_all_never_raise(members, gang):
     report = SYSTEM.evaluate({"members": members, "gang": gang, "limit": 100})
     check_consistent(report, len(members))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.fixed_dictionaries({"key": anything, "name": anything, "data": anything})))
 def test_members_with_junk_parts_never_raise(members):
     report = SYSTEM.evaluate({"members": members})

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from rules import Severity, get_system
 from rules.dice import Dice
 from rules.systems import gunfight
+from tests.helpers.properties import examples
 
 SYSTEM = get_system("gunfight")
 CHARACTERISTICS = ("bd", "sk", "sp", "ag", "wp")
@@ -84,7 +85,7 @@ roster = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(roster)
 def test_members_of_any_shape_always_evaluate_consistently(data):
     report = SYSTEM.evaluate(data)
@@ -116,7 +117,7 @@ def test_members_of_any_shape_always_evaluate_consistently(data):
     assert facts["Figures"] == str(report.total)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(anything)
 def test_any_value_at_all_never_raises(value):
     report = SYSTEM.evaluate(value)
@@ -124,7 +125,7 @@ def test_any_value_at_all_never_raises(value):
     assert report.total == sum(m.cost for m in report.members.values())
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     st.integers(min_value=0, max_value=10**9),
     st.sampled_from(TYPES),

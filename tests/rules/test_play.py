@@ -14,6 +14,7 @@ from rules.play import PlayError, Tap, encounter_draft, match_draft, prepare, re
 from rules.play.engine import apply as apply_tap
 from rules.play.engine import new_state, undone_by
 from rules.play.tracker import Tracker
+from tests.helpers.properties import examples
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 
@@ -278,7 +279,7 @@ def sessions(draw):
     return snapshot, draw(st.lists(tap_strategy(snapshot), max_size=40))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(sessions())
 def test_random_taps_and_undos_give_the_state_of_replaying_the_log(session):
     """A phone's session, followed tap by tap on a live state (undo: back to the state

@@ -11,6 +11,7 @@ from jsonschema import Draft202012Validator
 from rules import Severity, get_system
 from rules.dice import Dice
 from rules.systems import rivals
+from tests.helpers.properties import examples
 
 SYSTEM = get_system("rivals")
 CODES = {r.code for r in SYSTEM.rules}
@@ -107,13 +108,13 @@ def check(report, given_members):
         assert "rivals.ccp_over_budget" in report.codes()
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(roster(member))
 def test_rosters_of_any_member_shape_evaluate_consistently(data):
     check(SYSTEM.evaluate(data), data["members"])
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(roster(schema_member))
 def test_schema_valid_rosters_evaluate_consistently(data):
     for m in data["members"]:  # wrong choices, right types: the schema lets them through
@@ -121,7 +122,7 @@ def test_schema_valid_rosters_evaluate_consistently(data):
     check(SYSTEM.evaluate(data), data["members"])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.fixed_dictionaries({"key": st.text(max_size=2), "data": data}), max_size=8))
 def test_each_outlaw_costs_its_tiers_plus_its_table(members):
     report = SYSTEM.evaluate({"members": members})
@@ -138,7 +139,7 @@ def test_each_outlaw_costs_its_tiers_plus_its_table(members):
         assert bad_tier == ("rivals.unknown_tier" in [f.code for f in m.findings])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(anything)
 def test_any_value_at_all_never_raises(value):
     report = SYSTEM.evaluate(value)
@@ -146,7 +147,7 @@ def test_any_value_at_all_never_raises(value):
     assert report.total == sum(m.cost for m in report.members.values())
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.integers(min_value=0, max_value=2**32), st.sampled_from(["A", "B", "C"]))
 def test_a_rolled_skill_is_always_a_legal_record(seed, table):
     dice = Dice(random.Random(seed))
@@ -159,7 +160,7 @@ def test_a_rolled_skill_is_always_a_legal_record(seed, table):
     assert report.members["1"].cost == TABLE_COST[table]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.integers(min_value=-50, max_value=200), st.integers(min_value=-50, max_value=200))
 def test_ccp_earned_never_negative_and_counts_new_thresholds(best, new):
     earned = rivals.ccp_earned(best, new)
@@ -170,7 +171,7 @@ def test_ccp_earned_never_negative_and_counts_new_thresholds(best, new):
         assert earned == new // 5 - max(best, 0) // 5
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.integers(min_value=-100, max_value=500))
 def test_notoriety_never_falls_as_reputation_rises(reputation):
     _title, bonus = rivals.notoriety(reputation)

@@ -12,11 +12,12 @@ from hypothesis import strategies as st
 
 from rules import all_systems, get_system
 from rules.roster import check_roster, read_roster, system_schema, write_roster
+from tests.helpers.properties import examples
 from tests.schema_strategy import from_schema
 
 SYSTEM_IDS = [s.id for s in all_systems()]
 PROPERTY_SETTINGS = settings(
-    max_examples=60,
+    max_examples=examples(60),
     deadline=None,
     suppress_health_check=[
         HealthCheck.too_slow,
