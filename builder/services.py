@@ -114,6 +114,63 @@ def append_member(gang: Gang, *, name: str, data: Mapping[str, Any]) -> Member:
     )
 
 
+def remove_member(member: Member) -> dict[str, Any]:
+    """Remove a member (for actions, inside their transaction) and say what it was, so
+    ``restore_member`` can bring it back exactly: its id, name, data, carried items and
+    place in the recruitment order. Plain JSON (it waits in the player's session)."""
+    order = list(member.gang.members.order_by("position", "id").values_list("pk", flat=True))
+    removed = {
+        "pk": member.pk,
+        "name": member.name,
+        "data": member.data,
+        "position": member.position,
+        "index": order.index(member.pk),
+        "items": [
+            [mi.item_id, mi.position] for mi in member.member_items.order_by("position", "id")
+        ],
+    }
+    member.delete()
+    return removed
+
+
+@transaction.atomic
+def restore_member(gang: Gang, removed: Mapping[str, Any]) -> Member:
+    """Undo ``remove_member``: the same member (same id, name, data and items) back at its
+    place in the order. The others keep their positions if it fits between them, else
+    they are numbered again in the same order. A member already back is left as it is."""
+    Gang.objects.select_for_update().filter(pk=gang.pk).get()
+    back = gang.members.filter(pk=removed["pk"]).first()
+    if back is not None:
+        return back
+    others = list(gang.members.select_for_update().order_by("position", "id"))
+    index = max(0, min(int(removed["index"]), len(others)))
+    member = Member(
+        pk=removed["pk"],
+        gang=gang,
+        name=removed["name"],
+        data=removed["data"],
+        position=int(removed["position"]),
+    )
+    order = [*others[:index], member, *others[index:]]
+    if sorted(order, key=lambda m: (m.position, m.pk)) != order:
+        moved = []
+        for position, other in enumerate(order):
+            if other.position != position:
+                other.position = position
+                if other is not member:
+                    moved.append(other)
+        Member.objects.bulk_update(moved, ["position"])
+    member.save(force_insert=True)
+    carried = [(int(pk), int(position)) for pk, position in removed.get("items") or []]
+    # (an entry of the player's own deleted meanwhile cannot come back)
+    still = set(Item.objects.filter(pk__in=[pk for pk, _ in carried]).values_list("pk", flat=True))
+    MemberItem.objects.bulk_create(
+        [MemberItem(member=member, item_id=pk, position=p) for pk, p in carried if pk in still]
+    )
+    _touch(gang)
+    return member
+
+
 class ActionRefused(Exception):
     """The action was valid when asked, but not against the gang as it is now (another
     request changed it in between): ``form`` is the action checked again, with its errors."""

@@ -142,6 +142,55 @@ def _row_keys(rows: list[dict[str, Any]], open_id: int | None) -> dict[int, tupl
     }
 
 
+#: The gang action that undoes a removal (no editor has an action of that name).
+RESTORE = "restore"
+#: Where the session keeps each gang's last removal (``services.remove_member``), for Undo.
+REMOVED_KEY = "builder-removed"
+
+
+def _removal(request: HttpRequest, gang: Gang) -> dict[str, Any] | None:
+    """The member last removed from the gang in this session, if it can still come back."""
+    removed = (request.session.get(REMOVED_KEY) or {}).get(str(gang.pk))
+    return removed if isinstance(removed, dict) else None
+
+
+def _remember_removal(request: HttpRequest, gang: Gang, removed: dict[str, Any]) -> None:
+    """Keep a removal for Undo (the last one of each gang, a few gangs at most); the gang's
+    version says until when the page offers it."""
+    others = {
+        k: v for k, v in (request.session.get(REMOVED_KEY) or {}).items() if k != str(gang.pk)
+    }
+    request.session[REMOVED_KEY] = {
+        **dict(list(others.items())[-4:]),
+        str(gang.pk): {**removed, "version": gang.version},
+    }
+
+
+def _forget_removal(request: HttpRequest, gang: Gang) -> None:
+    removals = dict(request.session.get(REMOVED_KEY) or {})
+    if removals.pop(str(gang.pk), None) is not None:
+        request.session[REMOVED_KEY] = removals
+
+
+def _undo_notice(request: HttpRequest, gang: Gang, rows: list[dict[str, Any]]) -> dict | None:
+    """The Undo of a removal, shown in the roster where the member was until the gang
+    changes again; ``rows`` are marked with where it goes."""
+    removed = _removal(request, gang)
+    if removed is None or removed.get("version") != gang.version:
+        return None
+    undo = {
+        "name": removed.get("name") or "",
+        "pk": removed["pk"],
+        "url": reverse("gang_action", args=[gang.pk, RESTORE]),
+        "at_end": True,
+    }
+    index = removed.get("index")
+    if isinstance(index, int) and 0 <= index < len(rows):
+        rows[index]["undo_before"] = True
+        undo["at_end"] = False
+    return undo
+
+
 def _builder_context(
     request: HttpRequest,
     gang: Gang,
@@ -152,6 +201,7 @@ def _builder_context(
     catalogue: Catalogue | None = None,
     settings_form: GangSettingsForm | None = None,
     packs_form: PacksForm | None = None,
+    focus: str = "",
 ) -> dict[str, Any]:
     """The builder page: the summary, the compact roster, one open member's panel.
 
@@ -192,6 +242,7 @@ def _builder_context(
             open_row = row
     if rows:
         rows[0]["first"] = rows[-1]["last"] = True
+    undo = _undo_notice(request, gang, rows)
     gang_forms = editor.gang_forms(gang, catalogue, evaluated.report)
     if failed is not None and failed.member is None:
         gang_forms[failed.action] = failed
@@ -202,6 +253,10 @@ def _builder_context(
         "report": evaluated.report,
         "evaluated": evaluated,
         "rows": rows,
+        "roster_items": len(rows) + (1 if undo else 0),
+        "undo": undo,
+        # What gets the focus when the answer takes away the control that had it.
+        "focus_id": focus,
         "open_row": open_row,
         "open_id": open_row["member"].pk if open_row else "",
         "page_url": page_url,
@@ -314,10 +369,20 @@ def _do_action(
         open_id = ctx.member.pk  # None once the action removed it
     else:
         open_id = _open_id(request)
+    if ctx.removed is not None:
+        # No "are you sure?": the roster offers Undo where the member was.
+        _remember_removal(request, gang, ctx.removed)
     if request.htmx:
         return _render_builder(
-            request, gang, open_id=open_id, before=before, catalogue=form.catalogue
+            request,
+            gang,
+            open_id=open_id,
+            before=before,
+            catalogue=form.catalogue,
+            focus="undo-button" if ctx.removed is not None else "",
         )
+    if ctx.removed is not None:
+        return redirect(_page_url(gang, None) + "#undo-notice")
     return redirect(_page_url(gang, open_id))
 
 
@@ -325,6 +390,8 @@ def _do_action(
 @post_only
 def gang_action(request: HttpRequest, gang_id: int, action: str) -> HttpResponse:
     gang = _get_editor_gang(request.user, gang_id)
+    if action == RESTORE:
+        return _restore_member(request, gang, request.POST.get("member", ""))
     form_class = get_editor(gang.system).gang_actions.get(action)
     if form_class is None:
         raise Http404("No such action.")
@@ -346,6 +413,24 @@ def member_action(request: HttpRequest, gang_id: int, member_id: int, action: st
         request.POST, gang=gang, member=member, figures=figures, catalogue=Catalogue.for_gang(gang)
     )
     return _do_action(request, gang, form, before=(gang.version, evaluated))
+
+
+def _restore_member(request: HttpRequest, gang: Gang, raw_id: str) -> HttpResponse:
+    """Undo: the member this session removed last from the gang comes back, exactly, and
+    opens. Pressed twice, the second press just shows it."""
+    try:
+        member_id = int(raw_id)
+    except ValueError:
+        raise Http404("Nothing to undo.") from None
+    removed = _removal(request, gang)
+    if not gang.members.filter(pk=member_id).exists():
+        if removed is None or removed.get("pk") != member_id:
+            raise Http404("Nothing to undo.")
+        services.restore_member(gang, removed)
+        _forget_removal(request, gang)
+    if request.htmx:
+        return _render_builder(request, gang, open_id=member_id, focus=f"row-link-{member_id}")
+    return redirect(_page_url(gang, member_id))
 
 
 @login_required

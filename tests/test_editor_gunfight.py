@@ -823,8 +823,9 @@ def test_every_panel_control_is_live_with_a_button_only_without_javascript(owner
         assert f'id="id_m{member.pk}-{control}"' in html
     for button in ("reroll-submit", "remove-submit", "remove_weapon-0", "remove_ability-0"):
         assert f'id="form-m{member.pk}-{button}"' in html
-    # The buttons that stay are the ones that do something once: re-roll, remove.
-    assert html.count('hx-confirm="') == 2
+    # The buttons that stay are the ones that do something once: re-roll (asked first) and
+    # remove (undone from the roster instead).
+    assert html.count('hx-confirm="') == 1
 
 
 def test_a_plain_post_of_a_member_action_goes_back_with_the_member_open(owner_client, gfgang):

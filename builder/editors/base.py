@@ -88,6 +88,8 @@ class ActionContext:
     outcome: str = ""
     #: A member the action made, to open in the roster once it is done.
     opened: Member | None = None
+    #: What a member the action removed was (``services.remove_member``), for its Undo.
+    removed: dict[str, Any] | None = None
 
     @property
     def system(self) -> GameSystem:

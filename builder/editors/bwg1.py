@@ -438,7 +438,7 @@ class RemoveForm(ActionForm):
     label = _("Remove")
 
     def apply(self, ctx: ActionContext) -> None:
-        ctx.member.delete()
+        ctx.removed = services.remove_member(ctx.member)  # Undo brings it back
 
 
 def weapon_label(w: Item) -> str:

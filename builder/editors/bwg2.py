@@ -25,7 +25,7 @@ from jsonschema import Draft202012Validator
 
 from builder.editors.base import ActionContext, ActionForm, Editor, EntryForm, mark
 from builder.models import Item, Member
-from builder.services import append_member, member_name
+from builder.services import append_member, member_name, remove_member
 from rules.systems import bwg2
 
 SAMPLES_FILE = Path(__file__).with_name("bwg2_samples.json")
@@ -1072,7 +1072,7 @@ class RemoveForm(ActionForm):
     label = _("Remove")
 
     def apply(self, ctx: ActionContext) -> None:
-        ctx.member.delete()
+        ctx.removed = remove_member(ctx.member)  # Undo brings it back
 
 
 # --------------------------------------------------------------------------- the editor

@@ -449,7 +449,7 @@ class RemoveForm(ActionForm):
     label = _("Remove")
 
     def apply(self, ctx: ActionContext) -> None:
-        ctx.member.delete()
+        ctx.removed = services.remove_member(ctx.member)  # Undo brings it back
 
 
 class EditProfileForm(ActionForm, ProfileFields):

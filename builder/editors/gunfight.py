@@ -145,6 +145,21 @@ def _member_data(member) -> dict[str, Any]:
 # --------------------------------------------------------------------------- gang actions
 
 
+def _last_character(figures: Any, default_experience: str) -> dict[str, Any]:
+    """The type and experience of the side's last character (from the gang's report, no
+    query), so rolling or entering another starts from what the player picked last: a
+    side of four outlaws is rolled with four presses of Roll. Before the first: Lawman."""
+    members = getattr(figures, "members", None) or {}
+    for member in reversed(list(members.values())):
+        character_type = getattr(member, "character_type", "")
+        experience = getattr(member, "experience", "")
+        if getattr(member, "figure", "") == "character" and character_type in gf.CHARACTER_TYPES:
+            if experience not in gf.EXPERIENCE:
+                experience = default_experience
+            return {"character_type": character_type, "experience": experience}
+    return {"experience": default_experience}
+
+
 class RollCharacterForm(ActionForm):
     """Roll a character: 1D6 + 4 per characteristic, abilities on the type's D20 table."""
 
@@ -158,6 +173,10 @@ class RollCharacterForm(ActionForm):
     experience = forms.ChoiceField(
         label=_("Experience"), choices=EXPERIENCE_CHOICES, initial="old_hand"
     )
+
+    @classmethod
+    def initial_for(cls, *, gang, member, figures) -> dict[str, Any]:
+        return _last_character(figures, "old_hand")
 
     def apply(self, ctx: ActionContext) -> None:
         data = self.cleaned_data
@@ -278,6 +297,10 @@ class EnterCharacterForm(ActionForm):
     experience = forms.ChoiceField(
         label=_("Experience"), choices=EXPERIENCE_CHOICES, initial="greenhorn"
     )
+
+    @classmethod
+    def initial_for(cls, *, gang, member, figures) -> dict[str, Any]:
+        return _last_character(figures, "greenhorn")
 
     def apply(self, ctx: ActionContext) -> None:
         data = self.cleaned_data
@@ -507,7 +530,7 @@ class RemoveMemberForm(MemberForm):
     label = gettext_lazy("Remove")
 
     def apply(self, ctx: ActionContext) -> None:
-        ctx.member.delete()
+        ctx.removed = services.remove_member(ctx.member)  # Undo brings it back
 
 
 # --------------------------------------------------------------------------- content

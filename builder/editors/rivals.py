@@ -376,7 +376,7 @@ class RemoveOutlawForm(ActionForm):
     label = _("Remove outlaw")
 
     def apply(self, ctx: ActionContext) -> None:
-        ctx.member.delete()
+        ctx.removed = services.remove_member(ctx.member)  # Undo brings it back
 
 
 class RivalsEditor(Editor):

@@ -4,22 +4,87 @@
 (function () {
   "use strict";
 
-  /* ---- morph: change the page into the answer, touching only what differs ----------
-     Elements are matched by id, else by position and tag. The focused text field keeps
-     what is being typed; a <details> the player opened stays open. */
+  /* ---- a select changed with the keyboard applies once ----------------------------
+     On Windows and Linux the arrow keys (and a typed letter) change a closed select at
+     once, each step a change: a live select would apply every option on the way (one that
+     adds, a weapon or a card per step). Changed by those keys, a live select applies once:
+     with Enter, or when the focus leaves it. Picked in its open list, at once as ever. */
+  var stepping = null;  // the select a key is changing right now
+  var held = null;  // a live select changed by keys, not applied yet
+  var STEP_KEYS = /^(ArrowUp|ArrowDown|ArrowLeft|ArrowRight|PageUp|PageDown|Home|End)$/;
+
+  function isLiveSelect(elt) {
+    return !!elt && elt.nodeName === "SELECT" && !elt.multiple && !!elt.form &&
+      /(^|[\s,])change\b/.test(elt.form.getAttribute("hx-trigger") || "");
+  }
+
+  function applyHeld() {
+    var select = held;
+    held = null;
+    if (select && select.isConnected) select.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+
+  document.addEventListener("keydown", function (event) {
+    var target = event.target;
+    stepping = null;
+    if (!isLiveSelect(target)) return;
+    if (event.key === "Enter" && held === target) {
+      event.preventDefault();  // (Enter would open the list instead)
+      applyHeld();
+    } else if (!event.altKey && !event.ctrlKey && !event.metaKey &&
+               (STEP_KEYS.test(event.key) || event.key.length === 1)) {
+      stepping = target;
+    }
+  }, true);
+  document.addEventListener("keyup", function () { stepping = null; }, true);
+  document.addEventListener("focusout", function (event) {
+    if (event.target === held) applyHeld();
+  }, true);
 
   // Controls the player changed whose change is not sent yet (queued behind another
-  // request): a morph leaves their value alone, so the queued request sends it.
+  // request, or held as above): a morph leaves their value alone, so it is sent later.
   var unsent = new WeakSet();
   document.addEventListener("change", function (event) {
     if (event.target && event.target.form) unsent.add(event.target);
+    if (event.target === stepping && event.isTrusted) {
+      held = event.target;
+      event.stopPropagation();  // the form hears of it once, from applyHeld
+    }
   }, true);
+
   document.addEventListener("htmx:configRequest", function (event) {
     var elt = event.detail.elt;
     var form = elt && (elt.form || (elt.nodeName === "FORM" ? elt : null));
     if (!form) return;
     for (var i = 0; i < form.elements.length; i++) unsent.delete(form.elements[i]);
   });
+
+  // A form sent because a field changed sends its fields only, never a button's value. htmx
+  // counts a submit button as pressed as soon as it has the focus: a number typed and left
+  // with Tab lands on its own + (or, with Shift+Tab, its -), which would be sent with the
+  // change and win over the typed value.
+  document.addEventListener("htmx:configRequest", function (event) {
+    var detail = event.detail;
+    var trigger = detail.triggeringEvent;
+    var form = detail.elt && detail.elt.nodeName === "FORM" ? detail.elt : null;
+    if (!form || !trigger || trigger.type !== "change" || !detail.formData) return;
+    var fields = new FormData(form);  // the form's own values: buttons never count
+    var names = {};
+    for (var i = 0; i < form.elements.length; i++) {
+      var control = form.elements[i];
+      if (control.name && (control.type === "submit" || control.type === "image")) {
+        names[control.name] = true;
+      }
+    }
+    Object.keys(names).forEach(function (name) {
+      detail.formData.delete(name);
+      fields.getAll(name).forEach(function (value) { detail.formData.append(name, value); });
+    });
+  });
+
+  /* ---- morph: change the page into the answer, touching only what differs ----------
+     Elements are matched by id, else by position and tag. The focused text field keeps
+     what is being typed; a <details> the player opened stays open. */
 
   function sameKind(a, b) {
     if (a.nodeType !== b.nodeType || a.nodeName !== b.nodeName) return false;
@@ -210,6 +275,41 @@
   });
 
   document.addEventListener("htmx:afterSwap", restorePin);
+
+  // The focus never falls to the page's start when an answer takes away the control that
+  // had it. It goes where the answer says (#builder's data-focus: Remove gives it to Undo),
+  // else to the same control where it is now ("Add another" opens the copy: its own "Add
+  // another"; a weapon taken off: the next one's ×), else to the open member's row.
+  var focusedBefore = null;
+  document.addEventListener("htmx:beforeSwap", function () {
+    focusedBefore = document.activeElement;
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    var lost = focusedBefore;
+    focusedBefore = null;
+    // Only when the answer took the focused control away (not when nothing had the focus).
+    if (!lost || lost === document.body || lost.isConnected) return;
+    var active = document.activeElement;
+    if (active && active !== document.body && active.isConnected) return;
+    var builder = document.getElementById("builder");
+    if (!builder) return;
+    var focusedTestid = lost.getAttribute ? lost.getAttribute("data-testid") || "" : "";
+    var candidates = [];
+    if (builder.dataset.focus) candidates.push(document.getElementById(builder.dataset.focus));
+    if (focusedTestid) {
+      var same = '[data-testid="' + focusedTestid.replace(/["\\]/g, "") + '"]';
+      candidates.push.apply(candidates, builder.querySelectorAll("#member-panel " + same));
+      candidates.push.apply(candidates, builder.querySelectorAll(same));
+    }
+    candidates.push(builder.querySelector(".roster-row.is-open .row-link"));
+    for (var i = 0; i < candidates.length; i++) {
+      var next = candidates[i];
+      if (next && next.getClientRects().length && !next.disabled) {
+        next.focus();
+        return;
+      }
+    }
+  });
 
   // Tell the server what the page shows, so it can leave out the rows that did not change.
   document.addEventListener("htmx:configRequest", function (event) {
