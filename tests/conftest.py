@@ -40,6 +40,19 @@ def default_language_after_each_test():
 
 
 @pytest.fixture(autouse=True)
+def empty_default_cache():
+    """The default cache (local memory, without REDIS_URL) lives as long as the process:
+    each test starts with it empty, so no count, throttle or answer a test left behind
+    changes the next one (whichever tests pytest-xdist gives the same worker)."""
+    from django.core.cache import caches
+    from django.core.cache.backends.locmem import LocMemCache
+
+    if isinstance(caches["default"], LocMemCache):  # never flush a shared Redis
+        caches["default"].clear()
+    yield
+
+
+@pytest.fixture(autouse=True)
 def fast_password_hashing(settings) -> None:
     """Real hashing is slow by design; tests only need it to work."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

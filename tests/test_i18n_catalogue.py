@@ -86,3 +86,118 @@ def test_the_catalogue_is_french_and_plural_aware():
     assert header["msgid"] == ""
     assert "Language: fr\n" in header["msgstr"]
     assert "Plural-Forms: nplurals=2; plural=(n > 1);" in header["msgstr"]
+
+
+#: Messages whose French is their English, on purpose. Anything else left as its English
+#: is a message nobody translated (the page crawls skip such entries, so this check is
+#: what finds them): translate it, or add it here with its reason.
+SAME_IN_FRENCH = {
+    # the same word in French
+    **dict.fromkeys(
+        [
+            "Type",
+            "Profession",
+            "Professions",
+            "Table",
+            "Actions",
+            "Notes",
+            "Note",
+            "Points",
+            "points",
+            "promotion",
+            "promotions",
+            "Endurance",
+            "Faction",
+            "Unique",
+            "Total",
+            "public",
+            "Catalogue",
+            "Gains",
+            "Dates",
+            "Code",
+            "Source",
+            "Traits",
+            "Gang",
+            "Gangs",
+            "Clubs",
+            "Packs",
+            "action",
+            "minute",
+            "point",
+            "pt",
+            "gang",
+        ],
+        "the same word in French",
+    ),
+    # names
+    **dict.fromkeys(
+        ["Gangfight", "· Gangfight", "Tuwa (Brave)", "Qui", "Catalogue · Blackwater Gulch v1.1.2"],
+        "a name",
+    ),
+    # a game's own abbreviations and terms, as its English book prints them (no French
+    # edition: rules.base.text_language); bwg1's French terms are data (rules/data/bwg1_fr.json)
+    **dict.fromkeys(
+        [
+            "Str",
+            "HP",
+            "DP",
+            "XP",
+            "Spd",
+            "Sta",
+            "Int",
+            "RC",
+            "MC",
+            "MOV",
+            "ATT",
+            "MRK",
+            "DEF",
+            "IV",
+            "WP",
+            "ARM",
+            "EN",
+            "DAM",
+            "CCP",
+            "BD",
+            "Body",
+            "Willpower",
+            "Fear",
+            "WANTED",
+            "Cons.",
+            "Act.",
+            "pts",
+        ],
+        "a game's own term, as its English book prints it",
+    ),
+}
+LETTERS = re.compile(r"[A-Za-z]{2,}")
+
+
+def test_no_message_is_left_in_english_unless_it_is_the_same_in_french():
+    """A message whose French equals its English is either listed above with its reason
+    or is only placeholders and figures ("%(points)s pts" counts as its words: "pts")."""
+    left = []
+    for entry in read_po(catalogue_path()):
+        english = entry["msgid"]
+        if not english or english not in translations(entry):
+            continue
+        words = PLACEHOLDERS.sub(" ", re.sub(r"%\(\w+\)[sd]|&nbsp;", " ", english))
+        if not LETTERS.search(words) or english in SAME_IN_FRENCH:
+            continue
+        if all(w in SAME_IN_FRENCH for w in LETTERS.findall(words)):
+            continue  # "%(points)s pts", "Table %(table)s": words already listed
+        left.append(english)
+    assert not left, f"left in English (translate, or list in SAME_IN_FRENCH with why): {left}"
+
+
+def test_the_check_finds_a_message_left_in_english(tmp_path, monkeypatch):
+    """The landing page's title left in English is caught."""
+    import tests.test_i18n_catalogue as this
+
+    po = tmp_path / "django.po"
+    po.write_text(
+        'msgid ""\nmsgstr ""\n"Language: fr\\n"\n\n'
+        'msgid "Build your gang. Print it. Play."\nmsgstr "Build your gang. Print it. Play."\n'
+    )
+    monkeypatch.setattr(this, "catalogue_path", lambda: po)
+    with pytest.raises(AssertionError, match="left in English"):
+        test_no_message_is_left_in_english_unless_it_is_the_same_in_french()

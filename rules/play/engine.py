@@ -689,9 +689,7 @@ def _prepare_turn(state: GameState, data: dict) -> dict:
     if delta not in (1, -1):
         raise PlayError(_("A turn goes one forward or one back."), "delta")
     if state.turn + delta < 1:
-        raise PlayError(
-            _("This is the first {word}.").format(word=_(state.tracker.turn_word).lower()), "delta"
-        )
+        raise PlayError(_(state.tracker.first_turn), "delta")
     limit = state.tracker.turns
     if limit and state.turn + delta > limit:
         raise PlayError(

@@ -17,6 +17,7 @@ class RivalsTracker(Tracker):
     turns = 10  # "An encounter lasts 10 rounds"
     turn_word = gettext_noop("Round")
     turns_word = gettext_noop("rounds")
+    first_turn = gettext_noop("This is the first round.")
     wound_counters = True
     statuses = ("out", "dead", "playing_dead", "left")  # out: knocked out
     happening_kinds = ("wound", "kill", "left", "loot")

@@ -75,6 +75,9 @@ class Tracker:
     turns: int | None = None
     turn_word = gettext_noop("Turn")
     turns_word = gettext_noop("turns")
+    #: refusing to go back before turn 1 (a whole sentence: "tour" and "manche" differ in
+    #: gender in French)
+    first_turn = gettext_noop("This is the first turn.")
     #: an Action Point pool per side, refilled at each new turn
     has_action_points = False
     #: Rivals: each wound is a counter with a white side and a red side
