@@ -11,24 +11,45 @@ from django.utils import translation
 from builder.models import Gang
 from gangfight_site import background as background_tasks
 from tests.factories import build_gang
+from tests.helpers.users import PASSWORD, make_user
 
-PASSWORD = "Long-enough-pa55word"
+# The Celery path's Redis and worker, one for the whole session (tests/helpers/celery_redis.py)
+pytest_plugins = ["tests.helpers.celery_redis"]
 
 # The fixtures through which a test reaches the database (pytest-django's, and so every
 # fixture built on them, which pytest lists in a test's fixture closure).
 DATABASE_FIXTURES = {"db", "transactional_db", "live_server", "django_db_reset_sequences"}
 
 
+#: Modules whose tests take seconds each (pages in chromium, PDFs rasterised, real Celery
+#: workers): run first, so that no worker is left with one of them at the end of the run.
+SLOW_FIRST = ("test_pages.py", "test_pdf_pictures.py")
+SLOW = ("browser", "test_background_celery.py", "test_notification_timing.py")
+
+
 def pytest_collection_modifyitems(config, items) -> None:
     """Mark each test that touches the database ``database`` (and a browser test
-    ``browser``): CI runs the whole suite on SQLite, and again on PostgreSQL only the
-    ``database`` tests (.ci/run), since the others never meet a database."""
+    ``browser``; the tests that look at every page and PDF ``looks``): CI runs the whole
+    suite on SQLite, and again on PostgreSQL the ``database`` tests but the ``looks``
+    ones (.ci/run), since the others never meet a database and what is drawn does not
+    depend on it. The slowest tests go first (pytest-xdist then spreads them)."""
     for item in items:
         names = set(getattr(item, "fixturenames", ()))
         if names & DATABASE_FIXTURES or item.get_closest_marker("django_db"):
             item.add_marker(pytest.mark.database)
         if "browser" in item.path.parts:
             item.add_marker(pytest.mark.browser)
+        if item.path.name in SLOW_FIRST:
+            item.add_marker(pytest.mark.looks)
+
+    def weight(item) -> int:
+        if item.path.name in SLOW_FIRST:
+            return 0
+        if any(part in SLOW for part in item.path.parts) or "print" in item.path.name:
+            return 1
+        return 2
+
+    items.sort(key=weight)
 
 
 @pytest.fixture(autouse=True)
@@ -95,6 +116,17 @@ class Background:
         background_tasks.reset_recorded()
 
 
+PRINT_AHEAD = "builder.tasks.prerender_gang"
+
+
+@pytest.fixture
+def no_printing_ahead(monkeypatch) -> None:
+    """For tests that run the background work for something else (mail, counts): the PDFs
+    each builder change makes ahead (tested in tests/test_print_background.py) are not
+    made, which saves seconds of rendering a test."""
+    monkeypatch.setattr(PRINT_AHEAD, lambda **kwargs: None)
+
+
 @pytest.fixture(autouse=True)
 def background(settings) -> Background:
     """Nothing runs in the background during tests: submissions are recorded."""
@@ -137,3 +169,33 @@ def stranger_client(stranger) -> Client:
 @pytest.fixture
 def gang(owner, content) -> Gang:
     return build_gang(owner)
+
+
+@pytest.fixture
+def organiser(db) -> User:
+    """Orla, who organises the club, its leagues and the campaigns (she has an address)."""
+    return make_user("orla", "orla@example.com")
+
+
+@pytest.fixture
+def members() -> list[User]:
+    """Who joins the ``club`` besides its organiser: nobody, unless a module says so
+    (by a ``members`` fixture of its own)."""
+    return []
+
+
+@pytest.fixture
+def club_details() -> dict:
+    """The ``club``'s name and about text (a module may name its club otherwise)."""
+    return {"name": "Deadrock Gamers"}
+
+
+@pytest.fixture
+def club(organiser, members, club_details):
+    """A club that ``organiser`` runs, with ``members`` in it."""
+    from campaigns.leagues import services as league_services
+
+    club = league_services.create_club(organiser, **club_details)
+    for user in members:
+        league_services.join_club(club, user)
+    return club

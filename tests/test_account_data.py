@@ -24,6 +24,7 @@ from campaigns.models import Campaign, CampaignGang
 from rules.roster import read_roster
 from tests.conftest import PASSWORD
 from tests.factories import build_gang, give, recruit
+from tests.helpers.users import client_for, make_user
 from tests.test_campaign_views import RED_JACKS, SIX_OUTLAWS
 from tests.test_campaign_views import builder_gang as rivals_gang
 from tests.test_campaign_views import play as play_encounter
@@ -40,16 +41,6 @@ def empty_cache():
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def make_user(name: str, email: str = "") -> User:
-    return User.objects.create_user(name, email, PASSWORD)
-
-
-def client_for(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def archive_of(response) -> zipfile.ZipFile:
@@ -91,11 +82,6 @@ def ann(db) -> User:
 
 
 @pytest.fixture
-def orla(db) -> User:
-    return make_user("orla")
-
-
-@pytest.fixture
 def bob(db) -> User:
     return make_user("bob")
 
@@ -106,11 +92,13 @@ def cy(db) -> User:
 
 
 @pytest.fixture
-def club(orla, ann, bob, cy) -> Club:
-    club = league_services.create_club(orla, name="Tombstone Wargamers")
-    for user in (ann, bob, cy):
-        league_services.join_club(club, user)
-    return club
+def members(ann, bob, cy) -> list[User]:
+    return [ann, bob, cy]
+
+
+@pytest.fixture
+def club_details() -> dict:
+    return {"name": "Tombstone Wargamers"}
 
 
 @pytest.fixture
@@ -139,10 +127,10 @@ def running(club, ann, bob, cy) -> League:
 
 
 @pytest.fixture
-def theirs(orla, ann, bob) -> Campaign:
+def theirs(organiser, ann, bob) -> Campaign:
     """orla's Rivals campaign: ann and bob play an encounter."""
     campaign = campaign_services.create_campaign(
-        orla, system="rivals", name="Deadrock", encounters=5, house_rules={}
+        organiser, system="rivals", name="Deadrock", encounters=5, house_rules={}
     )
     campaign_services.join_campaign(campaign, ann, rivals_gang(ann, RED_JACKS))
     campaign_services.join_campaign(campaign, bob, rivals_gang(bob, SIX_OUTLAWS))
@@ -333,10 +321,12 @@ def test_a_pack_entry_another_players_gang_carries_stays(ann, bob, content):
     assert page.status_code == 200 and "Buntline Special" in page.content.decode()
 
 
-def test_league_standings_stay_the_same_with_a_former_member(ann, orla, bob, finished, running):
+def test_league_standings_stay_the_same_with_a_former_member(
+    ann, organiser, bob, finished, running
+):
     pages = {
         league.pk: rows(
-            client_for(orla).get(reverse("league_detail", args=[league.pk])).content.decode()
+            client_for(organiser).get(reverse("league_detail", args=[league.pk])).content.decode()
         )
         for league in (finished, running)
     }
@@ -356,7 +346,9 @@ def test_league_standings_stay_the_same_with_a_former_member(ann, orla, bob, fin
         return row.replace(former, "ann").replace(" The gang is no longer in the builder.", "")
 
     for league in (finished, running):
-        html = client_for(orla).get(reverse("league_detail", args=[league.pk])).content.decode()
+        html = (
+            client_for(organiser).get(reverse("league_detail", args=[league.pk])).content.decode()
+        )
         after = rows(html)
         if league == running:  # she is shown as having left: paired no more
             assert any(former in r and " dropped " in r for r in after)
@@ -374,13 +366,13 @@ def test_league_standings_stay_the_same_with_a_former_member(ann, orla, bob, fin
     assert Registration.objects.get(league=finished, player=ann).gang_id is None
 
 
-def test_campaign_standings_stay_the_same_when_a_player_leaves(ann, orla, theirs):
+def test_campaign_standings_stay_the_same_when_a_player_leaves(ann, organiser, theirs):
     url = reverse("campaign_detail", args=[theirs.pk])
-    before = rows(client_for(orla).get(url).content.decode())
+    before = rows(client_for(organiser).get(url).content.decode())
     assert len(before) == 2 and any(" ann " in f" {row} " for row in before)
     delete(ann)
     ann.refresh_from_db()
-    page = client_for(orla).get(url).content.decode()
+    page = client_for(organiser).get(url).content.decode()
     after = rows(page)
     # the same rows, the player now "former member #N" (the log's name is not shown)
     assert [row.replace(ann.username, "ann") for row in after] == before
@@ -419,10 +411,10 @@ def test_a_club_she_organises_alone_passes_to_its_longest_standing_member(ann, b
     assert roles == {"cy": ClubMember.ORGANISER, "bob": ClubMember.MEMBER}
 
 
-def test_she_leaves_a_club_someone_else_organises(ann, club, orla):
+def test_she_leaves_a_club_someone_else_organises(ann, club, organiser):
     delete(ann)
     assert not ClubMember.objects.filter(club=club, user=ann).exists()
-    assert ClubMember.objects.get(club=club, user=orla).role == ClubMember.ORGANISER
+    assert ClubMember.objects.get(club=club, user=organiser).role == ClubMember.ORGANISER
 
 
 def test_a_club_with_no_one_else_goes(ann):
@@ -431,13 +423,13 @@ def test_a_club_with_no_one_else_goes(ann):
     assert not Club.objects.filter(pk=club.pk).exists()
 
 
-def test_the_former_member_is_named_so_on_a_match_she_reported(ann, orla, finished):
+def test_the_former_member_is_named_so_on_a_match_she_reported(ann, organiser, finished):
     from campaigns.leagues.models import Pairing
 
     pairing = Pairing.objects.filter(round__league=finished, a__player=ann).first()
     delete(ann)
     ann.refresh_from_db()
-    page = client_for(orla).get(reverse("match_detail", args=[finished.pk, pairing.pk]))
+    page = client_for(organiser).get(reverse("match_detail", args=[finished.pk, pairing.pk]))
     assert page.status_code == 200
     text = page.content.decode()
     assert ann.username in text and ">ann<" not in text
@@ -500,3 +492,8 @@ def test_the_new_organisers_are_told_by_mail(ann, bob, cy, hers, background):
     # the notice on the home page is not mailed again in a batch (the other mail: CCP)
     assert all("now organise" not in m.body for m in mail.outbox if m not in handed)
     assert all(m.to == ["cy@example.org"] for m in mail.outbox)
+
+
+@pytest.fixture(autouse=True)
+def _no_printing_ahead(no_printing_ahead):
+    """This module runs background work for mail and counts, never for PDFs."""

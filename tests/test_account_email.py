@@ -460,3 +460,8 @@ def test_the_settings_read_email_url_and_refuse_a_bad_one():
     bad = run(EMAIL_URL="http://mail.example.org")
     assert bad.returncode != 0
     assert "ImproperlyConfigured" in bad.stderr and "EMAIL_URL must start smtp://" in bad.stderr
+
+
+@pytest.fixture(autouse=True)
+def _no_printing_ahead(no_printing_ahead):
+    """This module runs background work for mail and counts, never for PDFs."""

@@ -36,11 +36,6 @@ def fresh_cache():
 
 
 @pytest.fixture
-def club(db):
-    return ls.create_club(user("boss", "boss@example.com"), name="Deadrock Gamers")
-
-
-@pytest.fixture
 def world(db):
     """A running Rivals campaign: Olive organises, Alice and Bob play."""
     olive, alice, bob = (user(n, f"{n}@example.com") for n in ("olive", "alice", "bob"))
@@ -186,3 +181,8 @@ def test_who_inherits_a_campaign_or_club_is_told_until_they_dismiss_it(world, cl
     response = client_for(alice).post(dismiss)
     assert response.status_code == 302 and response["Location"] == reverse("home")
     assert "notice" not in kinds(alice)
+
+
+@pytest.fixture(autouse=True)
+def _no_printing_ahead(no_printing_ahead):
+    """This module runs background work for mail and counts, never for PDFs."""

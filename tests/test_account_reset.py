@@ -145,3 +145,8 @@ def test_a_mail_server_that_fails_never_fails_the_page(client, jane, background,
     response = reset(client, "jane@example.org")
     assert response.status_code == 302
     assert len(background.tasks("accounts.tasks.send_mail")) == 1
+
+
+@pytest.fixture(autouse=True)
+def _no_printing_ahead(no_printing_ahead):
+    """This module runs background work for mail and counts, never for PDFs."""

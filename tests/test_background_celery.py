@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import time
-import uuid
 from pathlib import Path
 
 import pytest
@@ -25,106 +24,9 @@ from builder.models import Gang
 from builder.roster import gang_roster, members_with_items
 from builder.tasks import default_options
 from gangfight_site import background
+from tests.helpers import celery_redis
 
 pytestmark = [pytest.mark.celery, pytest.mark.django_db(transaction=True)]
-
-REDIS_URL = ""  # set by the ``redis_url`` fixture: the Redis these tests use
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-@pytest.fixture(scope="session")
-def redis_url(tmp_path_factory):
-    """``REDIS_URL`` if set, else a Redis server of the session's own on a free port."""
-    import shutil
-    import subprocess
-
-    import redis
-
-    global REDIS_URL
-    url = os.environ.get("REDIS_URL", "").strip()
-    server = None
-    if not url:
-        binary = shutil.which("redis-server")
-        if binary is None:
-            pytest.fail(
-                "The Celery tests need a Redis: install Debian's redis-server "
-                "(apt-get install redis-server) or set REDIS_URL."
-            )
-        port = _free_port()
-        server = subprocess.Popen(
-            [
-                binary,
-                "--port",
-                str(port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--dir",
-                str(tmp_path_factory.mktemp("redis")),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        url = f"redis://127.0.0.1:{port}/0"
-    try:
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                redis.Redis.from_url(url, socket_connect_timeout=1).ping()
-                break
-            except redis.RedisError as error:
-                if time.monotonic() > deadline:
-                    pytest.fail(f"No Redis answers at {url}: {error}")
-                time.sleep(0.1)
-        REDIS_URL = url
-        yield url
-    finally:
-        if server is not None:
-            server.terminate()
-            server.wait(timeout=30)
-
-
-@pytest.fixture
-def redis_settings(settings, redis_url):
-    """Celery on, the default and PDF caches in Redis (a key prefix of this test's own)."""
-    import redis
-
-    prefix = f"test-{uuid.uuid4().hex[:8]}"
-    settings.REDIS_URL = REDIS_URL
-    settings.BACKGROUND_TASKS = "celery"
-    settings.SITE_URL = "http://testserver"
-    settings.PDF_PRERENDER_DELAY = 2
-    redis_cache = "django.core.cache.backends.redis.RedisCache"
-    settings.CACHES = {
-        "default": {"BACKEND": redis_cache, "LOCATION": REDIS_URL, "KEY_PREFIX": prefix},
-        "pdf": {"BACKEND": redis_cache, "LOCATION": REDIS_URL, "KEY_PREFIX": prefix + "-pdf"},
-    }
-    yield settings
-    client = redis.Redis.from_url(REDIS_URL)
-    for key in client.scan_iter(f"{prefix}*"):  # this test's keys, no one else's
-        client.delete(key)
-
-
-@pytest.fixture
-def worker(redis_settings):
-    from celery.contrib.testing.worker import start_worker
-
-    from gangfight_site.celery import app
-
-    app.conf.broker_url = REDIS_URL
-    app.control.purge()  # nothing left over from an earlier run
-    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=30):
-        yield app
 
 
 def wait_for(check, seconds: float = 60.0):
@@ -185,7 +87,7 @@ def test_the_worker_down_the_click_still_gets_its_pdf(redis_settings, owner_clie
     """Submissions queue in Redis with no worker to take them: Print makes the PDF."""
     from gangfight_site.celery import app
 
-    app.conf.broker_url = REDIS_URL
+    app.conf.broker_url = celery_redis.REDIS_URL
     app.control.purge()
     url = reverse("gang_update", args=[gang.pk])
     assert owner_client.post(url, {"gang-name": "Nobody home", "gang-limit": ""}).status_code == 302
@@ -201,7 +103,7 @@ def test_the_pdf_cache_is_shared_through_redis(redis_settings):
     import redis
 
     caches["pdf"].set("shared-check", b"%PDF-1.7 x")
-    client = redis.Redis.from_url(REDIS_URL)
+    client = redis.Redis.from_url(celery_redis.REDIS_URL)
     keys = client.keys(f"{caches['pdf'].key_prefix}:*shared-check")
     assert len(keys) == 1
     started = time.perf_counter()
@@ -248,7 +150,7 @@ def test_a_real_worker_process_makes_the_pdfs_ahead(redis_settings, tmp_path):
     env = {
         **os.environ,
         "DATABASE_URL": f"sqlite:///{tmp_path / 'e2e.sqlite3'}",
-        "REDIS_URL": REDIS_URL,
+        "REDIS_URL": celery_redis.REDIS_URL,
         "SITE_URL": "http://example.org",
         "DJANGO_SETTINGS_MODULE": "gangfight_site.settings",
     }

@@ -9,6 +9,7 @@ the open member (``?open=<id>`` on the page, ``open`` in a post) has its forms d
 
 from __future__ import annotations
 
+import html
 import re
 from urllib.parse import quote, urlsplit
 
@@ -241,7 +242,20 @@ def test_my_gangs_lists_only_my_gangs_with_fame_and_legality(
 
 
 def test_anonymous_home_and_my_gangs(client, db):
-    assert client.get(reverse("home")).status_code == 200
+    home = client.get(reverse("home"))
+    assert home.status_code == 200
+    page = html.unescape(home.content.decode())
+    assert "<h1>Build your gang. Print it. Play.</h1>" in page
+    # the introduction as a sentence, not the template code that printed it (issue 25)
+    assert "checks every rule as you go and tells you what to change" in " ".join(page.split())
+    assert "{%" not in page and "%}" not in page and "coming" not in page
+    assert f'href="{reverse("signup")}"' in page
+    from rules import all_systems
+
+    for system in all_systems():  # every game, each built in the browser
+        assert f"<strong>{system.name}</strong> — build it in the browser" in page
+    french = client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "<h1>Créez votre gang. Imprimez-le. Jouez.</h1>" in html.unescape(french)
     response = client.get(reverse("gang_list"))
     assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
 

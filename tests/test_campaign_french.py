@@ -26,13 +26,13 @@ def two_encounters():
     return play
 
 
-def log_in(play, language: str) -> list[str]:
+def log_replayed_in(play, language: str) -> list[str]:
     with translation.override(language):
         return [line.text for line in play.state.log]
 
 
 def test_the_log_replayed_in_french_reads_in_french():
-    log = log_in(two_encounters(), "fr")
+    log = log_replayed_in(two_encounters(), "fr")
     assert log[0] == "Red Jack's Gang (ann) a rejoint la campagne avec 5 membres (30 CCP)."
     assert log[2] == "La campagne a commencé avec 2 gangs."
     assert log[3].startswith(f"Rencontre 1{NBSP}: Red Jack's Gang contre The O'Neil Gang à ")
@@ -69,7 +69,7 @@ def test_the_reasons_behind_the_reputation_are_in_french():
 
 
 def test_the_english_log_is_unchanged():
-    log = log_in(two_encounters(), "en")
+    log = log_replayed_in(two_encounters(), "en")
     assert log[0] == "Red Jack's Gang (ann) joined with 5 members (30 CCP)."
     assert log[2] == "The campaign began with 2 gangs."
     assert log[4] == (
@@ -143,12 +143,12 @@ def test_what_cannot_be_done_now_reads_as_one_french_sentence():
     assert str(refused.value) == (
         f"Vous ne pouvez pas acheter quoi que ce soit{NBSP}: la campagne est terminée."
     )
-    log = log_in(play, "fr")
+    log = log_replayed_in(play, "fr")
     assert log[-1].startswith("La campagne s'est terminée avant le nombre de rencontres convenu. ")
     assert log[-1].endswith(
         f"convenu. Red Jack's Gang{NBSP}: Les hors-la-loi les plus recherchés de l'Ouest."
     )
-    assert log_in(play, "en")[-1] == (
+    assert log_replayed_in(play, "en")[-1] == (
         "The campaign ended before the agreed number of encounters. "
         "Red Jack's Gang: The Most Wanted Outlaws in the Old West."
     )

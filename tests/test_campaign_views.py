@@ -13,7 +13,6 @@ import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connection
-from django.test import Client
 from django.urls import reverse
 from pypdf import PdfReader
 
@@ -22,7 +21,8 @@ from builder.services import import_gang
 from campaigns import chronicle, services
 from campaigns.models import Campaign, CampaignEvent, CampaignGang
 from rules.roster import read_roster
-from tests.conftest import PASSWORD
+from tests.helpers.pages import html_of
+from tests.helpers.users import client_for, make_user
 
 EXAMPLES = Path(settings.BASE_DIR) / "docs" / "examples"
 RED_JACKS = "rivals-legal-red-jacks-gang.json"
@@ -39,16 +39,6 @@ def builder_gang(user: User, example: str = RED_JACKS, name: str | None = None):
     if name is not None:
         roster["name"] = name
     return import_gang(user, roster)
-
-
-def client_for(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-def make_user(name: str) -> User:
-    return User.objects.create_user(name, password=PASSWORD)
 
 
 def new_campaign(organiser: User, *, system: str = "rivals", encounters: int = 5, name="Deadrock"):
@@ -94,11 +84,6 @@ def play(campaign: Campaign, seed: int = 2, *, winner_first: bool = True):
 
 
 @pytest.fixture
-def organiser(db) -> User:
-    return make_user("organiser")
-
-
-@pytest.fixture
 def player(db) -> User:
     return make_user("player")
 
@@ -125,10 +110,6 @@ def running(campaign) -> Campaign:
 
 def gang_ids(campaign: Campaign) -> list[int]:
     return list(CampaignGang.objects.filter(campaign=campaign).values_list("pk", flat=True))
-
-
-def text_of(response) -> str:
-    return response.content.decode()
 
 
 # --------------------------------------------------------------------------- who may do what
@@ -221,13 +202,13 @@ def test_unknown_campaign_or_gang_is_404(campaign, organiser, fake_pdfs):
 def test_the_list_shows_my_campaigns_and_my_role(campaign, organiser, player, stranger):
     make_user("x")
     response = client_for(player).get(reverse("campaign_list"))
-    html = text_of(response)
+    html = html_of(response)
     assert "Deadrock" in html
     assert "Playing “Red Jack&#x27;s Gang”" in html or "Playing “Red Jack's Gang”" in html
-    assert "organised by organiser" in html
-    html = text_of(client_for(organiser).get(reverse("campaign_list")))
+    assert "organised by orla" in html
+    html = html_of(client_for(organiser).get(reverse("campaign_list")))
     assert "Organiser" in html and "2 gangs" in html
-    html = text_of(client_for(stranger).get(reverse("campaign_list")))
+    html = html_of(client_for(stranger).get(reverse("campaign_list")))
     assert "Deadrock" not in html
     assert "invite link" in html  # the empty state says how to join
     assert reverse("campaign_create") in html
@@ -235,7 +216,7 @@ def test_the_list_shows_my_campaigns_and_my_role(campaign, organiser, player, st
 
 def test_the_list_counts_played_encounters(running, organiser):
     play(running)
-    html = text_of(client_for(organiser).get(reverse("campaign_list")))
+    html = html_of(client_for(organiser).get(reverse("campaign_list")))
     assert "1 encounter played" in html
     assert "5 agreed per gang" in html
 
@@ -276,7 +257,7 @@ def test_create_a_campaign_with_house_rules(organiser):
 
 
 def test_the_create_page_offers_every_game_and_its_rules(organiser):
-    html = text_of(client_for(organiser).get(reverse("campaign_create")))
+    html = html_of(client_for(organiser).get(reverse("campaign_create")))
     for system in ("rivals", "bwg1", "bwg2", "gf26", "gunfight"):
         assert f'value="{system}"' in html
         assert f'data-system="{system}"' in html
@@ -315,7 +296,7 @@ def test_create_with_bad_numbers_shows_the_error_beside_the_field(organiser, dat
     form = response.context["form"]
     assert field in form.errors
     assert message in " ".join(form.errors[field])
-    assert message in text_of(response)
+    assert message in html_of(response)
 
 
 def test_create_a_rivals_campaign_takes_the_books_rules(organiser):
@@ -360,7 +341,7 @@ def test_house_rules_are_read_only_once_started(organiser, player, rival):
     client.post(reverse("campaign_start", args=[campaign.pk]))
     page = client.get(url)
     assert page.context["form"].fields["gf26-win_xp"].disabled
-    assert "Fixed once the campaign has started" in text_of(page)
+    assert "Fixed once the campaign has started" in html_of(page)
     response = client.post(url, {"name": "Iron II", "encounters": "5", "gf26-win_xp": "9"})
     assert response.status_code == 302, response.context["form"].errors
     campaign.refresh_from_db()
@@ -374,10 +355,10 @@ def test_the_join_page_shows_the_campaign_and_my_gangs_of_its_game(campaign, str
     builder_gang(stranger, SIX_OUTLAWS, name="Outlaws of mine")
     import_gang(stranger, read_roster((EXAMPLES / "bwg1-legal-dalton-boys.json").read_bytes()))
     response = client_for(stranger).get(reverse("campaign_join", args=[campaign.invite_token]))
-    html = text_of(response)
+    html = html_of(response)
     assert response.status_code == 200
     assert "<h1>Join “Deadrock”</h1>" in html
-    assert "organised by <strong>organiser</strong>" in html
+    assert "organised by <strong>orla</strong>" in html
     assert "Outlaws: Rivals" in html
     assert "Red Jack" in html and "The O&#x27;Neil Gang" in html
     assert "Outlaws of mine" in html
@@ -385,7 +366,7 @@ def test_the_join_page_shows_the_campaign_and_my_gangs_of_its_game(campaign, str
 
 
 def test_join_without_a_gang_of_the_game_links_to_the_builder(campaign, stranger):
-    html = text_of(client_for(stranger).get(reverse("campaign_join", args=[campaign.invite_token])))
+    html = html_of(client_for(stranger).get(reverse("campaign_join", args=[campaign.invite_token])))
     assert "You have no" in html
     assert reverse("gang_create") in html
 
@@ -428,7 +409,7 @@ def test_join_with_an_illegal_gang_shows_why_and_writes_nothing(campaign, strang
     assert response.status_code == 200
     errors = " ".join(response.context["form"].errors["gang"])
     assert "breaks the rules" in errors
-    assert "breaks the rules" in text_of(response)
+    assert "breaks the rules" in html_of(response)
     assert CampaignEvent.objects.count() == events
     assert CampaignGang.objects.count() == rows
 
@@ -460,8 +441,8 @@ def test_join_after_the_start_is_refused(running, stranger):
     url = reverse("campaign_join", args=[running.invite_token])
     client = client_for(stranger)
     page = client.get(url)
-    assert page.status_code == 200 and "already started" in text_of(page)
-    assert 'data-testid="join-form"' not in text_of(page)
+    assert page.status_code == 200 and "already started" in html_of(page)
+    assert 'data-testid="join-form"' not in html_of(page)
     response = client.post(url, {"gang": gang.pk})
     assert response.status_code == 200
     assert not CampaignGang.objects.filter(player=stranger).exists()
@@ -474,17 +455,17 @@ def test_start_with_one_gang_is_refused(organiser, player):
     campaign = new_campaign(organiser)
     join(campaign, player)
     client = client_for(organiser)
-    detail = text_of(client.get(reverse("campaign_detail", args=[campaign.pk])))
+    detail = html_of(client.get(reverse("campaign_detail", args=[campaign.pk])))
     assert 'data-testid="start"' not in detail
     response = client.post(reverse("campaign_start", args=[campaign.pk]), follow=True)
     assert response.status_code == 200
-    assert "at least two gangs" in text_of(response)
+    assert "at least two gangs" in html_of(response)
     assert services.state_of(campaign).status == "setup"
 
 
 def test_start_with_two_gangs(campaign, organiser):
     client = client_for(organiser)
-    assert 'data-testid="start"' in text_of(
+    assert 'data-testid="start"' in html_of(
         client.get(reverse("campaign_detail", args=[campaign.pk]))
     )
     response = client.post(reverse("campaign_start", args=[campaign.pk]))
@@ -494,7 +475,7 @@ def test_start_with_two_gangs(campaign, organiser):
     assert campaign.status == "running"
     # a second start is refused with a message, not a 500
     again = client.post(reverse("campaign_start", args=[campaign.pk]), follow=True)
-    assert again.status_code == 200 and "You can&#x27;t start it" in text_of(again)
+    assert again.status_code == 200 and "You can&#x27;t start it" in html_of(again)
 
 
 def test_a_get_on_an_action_goes_to_the_campaign(campaign, organiser):
@@ -510,13 +491,13 @@ def test_finish_early_asks_first(running, organiser):
     url = reverse("campaign_finish", args=[running.pk])
     response = client.post(url)
     assert response.status_code == 200
-    assert 'data-testid="finish-confirm"' in text_of(response)
+    assert 'data-testid="finish-confirm"' in html_of(response)
     assert services.state_of(running).status == "running"
     response = client.post(url, {"confirm": "on"})
     assert response.status_code == 302
     state = services.state_of(running)
     assert state.status == "finished"
-    html = text_of(client.get(reverse("campaign_detail", args=[running.pk])))
+    html = html_of(client.get(reverse("campaign_detail", args=[running.pk])))
     assert 'data-testid="title-banner"' in html
     assert "Red Jack&#x27;s Gang" in html
     assert "The Most Wanted Outlaws in the Old West" in html
@@ -543,7 +524,7 @@ def test_finish_with_an_open_encounter_is_refused_with_a_message(running, organi
         reverse("campaign_finish", args=[running.pk]), {"confirm": "on"}, follow=True
     )
     assert response.status_code == 200
-    assert "Finish the open encounter first" in text_of(response)
+    assert "Finish the open encounter first" in html_of(response)
     assert services.state_of(running).status == "running"
 
 
@@ -565,13 +546,13 @@ def test_a_player_leaves_during_set_up(campaign, player, rival):
 def test_the_organiser_may_remove_a_gang_during_set_up_but_not_after(campaign, organiser, rival):
     theirs = CampaignGang.objects.get(campaign=campaign, player=rival)
     client = client_for(organiser)
-    html = text_of(client.get(reverse("campaign_detail", args=[campaign.pk])))
+    html = html_of(client.get(reverse("campaign_detail", args=[campaign.pk])))
     assert 'data-testid="leave"' in html
     join(campaign, make_user("third"), SIX_OUTLAWS, name="Third")
     client.post(reverse("campaign_start", args=[campaign.pk]))
     response = client.post(reverse("campaign_leave", args=[campaign.pk, theirs.pk]), follow=True)
     assert response.status_code == 200
-    assert "the campaign is running" in text_of(response)
+    assert "the campaign is running" in html_of(response)
     assert str(theirs.pk) in services.state_of(campaign).gangs
 
 
@@ -579,7 +560,7 @@ def test_the_organiser_may_remove_a_gang_during_set_up_but_not_after(campaign, o
 
 
 def test_detail_while_setting_up_shows_the_invite_link(campaign, player):
-    html = text_of(client_for(player).get(reverse("campaign_detail", args=[campaign.pk])))
+    html = html_of(client_for(player).get(reverse("campaign_detail", args=[campaign.pk])))
     invite = "http://testserver" + reverse("campaign_join", args=[campaign.invite_token])
     assert invite in html
     assert "Red Jack&#x27;s Gang" in html and "The O&#x27;Neil Gang" in html
@@ -589,7 +570,7 @@ def test_detail_while_setting_up_shows_the_invite_link(campaign, player):
 
 def test_detail_when_running_shows_encounters_standings_members_and_charts(running, player):
     play(running)
-    html = text_of(client_for(player).get(reverse("campaign_detail", args=[running.pk])))
+    html = html_of(client_for(player).get(reverse("campaign_detail", args=[running.pk])))
     assert reverse("encounter_begin", args=[running.pk]) in html
     state = services.state_of(running)
     enc = state.encounters[0]
@@ -617,7 +598,7 @@ def test_detail_highlights_an_open_encounter(running, player):
     services.record(
         running, None, "encounter_begun", {"gangs": list(state.gangs)}, rng=random.Random(2)
     )
-    html = text_of(client_for(player).get(reverse("campaign_detail", args=[running.pk])))
+    html = html_of(client_for(player).get(reverse("campaign_detail", args=[running.pk])))
     assert 'data-testid="open-encounters"' in html
     assert 'class="is-open"' in html
     assert "Being played" in html
@@ -634,7 +615,7 @@ def test_detail_escapes_user_text(organiser, player, rival):
         reverse("campaign_history", args=[campaign.pk]),
         reverse("campaign_list"),
     ):
-        html = text_of(client_for(organiser).get(url))
+        html = html_of(client_for(organiser).get(url))
         assert HOSTILE not in html, url
         assert "&lt;img src=file:///etc/passwd&gt;" in html, url
 
@@ -649,7 +630,7 @@ def test_history_shows_every_line_with_dice_and_strikes_undone_ones(running, pla
         running, None, "encounter_undone", {"encounter": state.encounters[0].id, "reason": "oops"}
     )
     response = client_for(player).get(reverse("campaign_history", args=[running.pk]))
-    html = text_of(response)
+    html = html_of(response)
     assert response.status_code == 200
     assert "joined with 5 members" in html
     assert "The campaign began with 2 gangs" in html
@@ -752,7 +733,7 @@ def test_print_errors_show_the_pdf_error_page(running, player, monkeypatch):
     url = reverse("campaign_gang_print", args=[running.pk, gang.pk]) + "?kind=sheet"
     response = client_for(player).get(url)
     assert response.status_code == 504
-    assert "took too long" in text_of(response)
+    assert "took too long" in html_of(response)
 
 
 # --------------------------------------------------------------------------- issue 19
@@ -768,11 +749,11 @@ def test_one_player_cannot_play_both_sides_unless_solo_play_is_on(organiser, pla
     services.record(campaign, None, "campaign_started", {})
     a, b = gang_ids(campaign)
     begin = reverse("encounter_begin", args=[campaign.pk])
-    page = text_of(client_for(player).get(begin))
+    page = html_of(client_for(player).get(begin))
     assert "one player's gangs don't fight each other" in html.unescape(page)
     response = client_for(player).post(begin, {"gang": a, "against": b})
     assert response.status_code == 200
-    assert "one player can't play both sides" in html.unescape(text_of(response))
+    assert "one player can't play both sides" in html.unescape(html_of(response))
     assert not services.state_of(campaign).encounters
     settings_url = reverse("campaign_settings", args=[campaign.pk])
     response = client_for(organiser).post(
@@ -782,7 +763,7 @@ def test_one_player_cannot_play_both_sides_unless_solo_play_is_on(organiser, pla
     campaign.refresh_from_db()
     assert campaign.solo_play
     detail = reverse("campaign_detail", args=[campaign.pk])
-    assert "solo play allowed" in text_of(client_for(player).get(detail))
+    assert "solo play allowed" in html_of(client_for(player).get(detail))
     response = client_for(player).post(begin, {"gang": a, "against": b})
     assert response.status_code == 302
     assert len(services.state_of(campaign).encounters) == 1

@@ -14,6 +14,7 @@ from builder import printing
 from campaigns import chronicle, services
 from campaigns.models import CampaignGang
 from rules.pdf import make_fetcher
+from tests.helpers.pdf import pdf_text
 from tests.test_campaign_views import (
     HOSTILE,
     RED_JACKS,
@@ -24,15 +25,6 @@ from tests.test_campaign_views import (
     new_campaign,
     play,
 )
-
-
-def pdf_text(content: bytes) -> str:
-    return "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(content)).pages)
-
-
-@pytest.fixture
-def organiser(db):
-    return make_user("organiser")
 
 
 @pytest.fixture
@@ -130,7 +122,7 @@ def test_the_chronicle_pdf(played, player):
     for expected in (
         "Deadrock",
         "Campaign chronicle",
-        "organiser",
+        "orla",
         "Red Jack's Gang",
         "The O'Neil Gang",
         "The Most Wanted Outlaws in the Old West",

@@ -5,7 +5,6 @@ query counts of the pages that list things."""
 
 from __future__ import annotations
 
-import html
 from itertools import combinations
 from pathlib import Path
 
@@ -29,7 +28,8 @@ from campaigns.leagues.models import (
 )
 from campaigns.models import CampaignGang
 from rules.roster import read_roster
-from tests.conftest import PASSWORD
+from tests.helpers.pages import text_of
+from tests.helpers.users import client_for, make_user
 
 EXAMPLES = Path(settings.BASE_DIR) / "docs" / "examples"
 CREW = "bwg2-legal-tranquility-crew-700.json"  # 700 Fame
@@ -39,16 +39,6 @@ HOSTILE = "<script>alert(1)</script>"
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def make_user(name: str) -> User:
-    return User.objects.create_user(name, password=PASSWORD)
-
-
-def client_for(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def builder_gang(user: User, example: str = CREW, name: str | None = None):
@@ -94,19 +84,9 @@ def pairs_of(league: League, number: int) -> list[tuple[int, int | None]]:
     )
 
 
-def text_of(response) -> str:
-    """The page's text, with entities decoded (apostrophes are escaped in HTML)."""
-    return html.unescape(response.content.decode())
-
-
 def assert_login(response) -> None:
     assert response.status_code == 302
     assert response["Location"].startswith(reverse("login"))
-
-
-@pytest.fixture
-def organiser(db) -> User:
-    return make_user("organiser")
 
 
 @pytest.fixture
@@ -120,10 +100,13 @@ def outsider(db) -> User:
 
 
 @pytest.fixture
-def club(organiser, member) -> Club:
-    club = league_services.create_club(organiser, name="Deadrock Irregulars", about="Tuesdays.")
-    league_services.join_club(club, member)
-    return club
+def members(member) -> list[User]:
+    return [member]
+
+
+@pytest.fixture
+def club_details() -> dict:
+    return {"name": "Deadrock Irregulars", "about": "Tuesdays."}
 
 
 @pytest.fixture

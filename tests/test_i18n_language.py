@@ -135,3 +135,8 @@ def test_mail_to_another_player_is_in_their_language(owner, background):
     assert handed, [m.subject for m in mail.outbox]
     assert "vous organisez désormais « Zorro Club »" in handed[0].subject
     assert "Bonjour heir" in handed[0].body
+
+
+@pytest.fixture(autouse=True)
+def _no_printing_ahead(no_printing_ahead):
+    """This module runs background work for mail and counts, never for PDFs."""

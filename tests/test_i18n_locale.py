@@ -42,11 +42,6 @@ def test_names_sort_as_a_dictionary_does():
     assert sorted(["b", "B", "a"], key=name_key) == ["a", "B", "b"]  # total and stable
 
 
-@pytest.fixture
-def organiser(db) -> User:
-    return User.objects.create_user("olive", password=PASSWORD)
-
-
 def test_the_club_list_is_in_dictionary_order(organiser):
     for name in ("Zèbre", "Éclair", "Alamo", "eldorado"):
         services.create_club(organiser, name=name)

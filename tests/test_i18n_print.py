@@ -6,7 +6,6 @@ dates, and the language in the PDF cache's key."""
 from __future__ import annotations
 
 import datetime
-import io
 import json
 import shutil
 import subprocess
@@ -18,7 +17,6 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
-from pypdf import PdfReader
 
 from accounts.models import Profile
 from builder import printing, tasks
@@ -26,13 +24,10 @@ from builder.models import Gang
 from builder.roster import gang_roster, members_with_items
 from builder.services import import_gang
 from rules.roster import read_roster
+from tests.helpers.pdf import pdf_text
 
 EXAMPLES = Path(settings.BASE_DIR) / "docs" / "examples"
 CHIEFS = EXAMPLES / "bwg1-illegal-too-many-chiefs.json"
-
-
-def pdf_text(content: bytes) -> str:
-    return "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(content)).pages)
 
 
 @pytest.fixture

@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.test import Client
 from django.urls import reverse
 
 from builder.services import import_gang
@@ -22,7 +21,7 @@ from campaigns.leagues import services as league_services
 from campaigns.leagues.models import Club, League, Registration
 from campaigns.models import Campaign
 from rules.roster import read_roster
-from tests.conftest import PASSWORD
+from tests.helpers.users import client_for, make_user
 
 EXAMPLES = Path(settings.BASE_DIR) / "docs" / "examples"
 RED_JACKS = "rivals-legal-red-jacks-gang.json"
@@ -30,27 +29,11 @@ SIX_OUTLAWS = "rivals-legal-six-outlaws.json"
 DALTONS = "bwg1-legal-dalton-boys.json"
 
 
-def make_user(name: str) -> User:
-    return User.objects.create_user(name, password=PASSWORD)
-
-
-def client_for(user: User | None) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
-
-
 def builder_gang(user: User, example: str = RED_JACKS, name: str | None = None):
     roster = read_roster((EXAMPLES / example).read_bytes())
     if name is not None:
         roster["name"] = name
     return import_gang(user, roster)
-
-
-@pytest.fixture
-def organiser(db) -> User:
-    return make_user("ada")
 
 
 @pytest.fixture
@@ -73,10 +56,13 @@ def campaign(organiser, player) -> Campaign:
 
 
 @pytest.fixture
-def club(organiser, player) -> Club:
-    club = league_services.create_club(organiser, name="Dusty Dice")
-    league_services.join_club(club, player)
-    return club
+def members(player) -> list[User]:
+    return [player]
+
+
+@pytest.fixture
+def club_details() -> dict:
+    return {"name": "Dusty Dice"}
 
 
 @pytest.fixture

@@ -142,20 +142,18 @@ def test_after_head_to_head_splits_a_tie_the_column_keeps_the_whole_ties_figures
 
 
 @pytest.fixture
-def organiser(db) -> User:
-    return make_user("orla")
-
-
-@pytest.fixture
 def member(db) -> User:
     return make_user("mae")
 
 
 @pytest.fixture
-def club(organiser, member) -> Club:
-    club = services.create_club(organiser, name="Tombstone Wargamers")
-    services.join_club(club, member)
-    return club
+def members(member) -> list[User]:
+    return [member]
+
+
+@pytest.fixture
+def club_details() -> dict:
+    return {"name": "Tombstone Wargamers"}
 
 
 def new_league(club: Club, **fields) -> League:

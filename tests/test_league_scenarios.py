@@ -13,23 +13,23 @@ from tests.test_league_views import (  # noqa: F401 - fixtures
     ann,
     bob,
     client_for,
-    club,
+    club_details,
     cy,
+    html_of,
     league,
     match,
-    organiser,
+    members,
     regs,
     report_data,
     running,
     sides,
     step_url,
-    text_of,
 )
 
 
 def test_the_report_form_offers_the_books_scenarios_and_deployments(match, regs):
     a, _b = sides(match, regs)
-    page = text_of(
+    page = html_of(
         client_for(a).get(reverse("match_detail", args=[match.round.league_id, match.pk]))
     )
     assert 'list="scenario-choices"' in page and 'list="deployment-choices"' in page
@@ -48,7 +48,7 @@ def test_the_report_form_offers_the_books_scenarios_and_deployments(match, regs)
 
 
 def test_the_organisers_settle_form_has_lists_of_its_own(match, organiser):
-    page = text_of(
+    page = html_of(
         client_for(organiser).get(reverse("match_detail", args=[match.round.league_id, match.pk]))
     )
     assert '<datalist id="settle-scenario-choices"' in page
@@ -72,7 +72,7 @@ def test_free_text_is_still_taken(match, regs):
     )
     report = MatchReport.objects.get(pairing=match)
     assert (report.scenario, report.deployment) == ("Train robbery <b>", "Along the rails")
-    page = text_of(
+    page = html_of(
         client_for(a).get(reverse("match_detail", args=[match.round.league_id, match.pk]))
     )
     assert "Train robbery <b>" not in page and "Train robbery &lt;b&gt;" in page
@@ -82,7 +82,7 @@ def test_too_long_a_scenario_is_refused_beside_the_field(match, regs):
     a, _b = sides(match, regs)
     response = client_for(a).post(step_url(match, "report"), report_data(scenario="x" * 81))
     assert response.status_code == 200
-    assert "Ensure this value has at most 80 characters" in text_of(response)
+    assert "Ensure this value has at most 80 characters" in html_of(response)
     assert not MatchReport.objects.filter(pairing=match).exists()
 
 

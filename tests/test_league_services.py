@@ -29,12 +29,6 @@ def roster(name: str) -> dict:
     return json.loads((EXAMPLES / name).read_text("utf-8"))
 
 
-@pytest.fixture
-def club(db):
-    boss = User.objects.create_user("boss")
-    return ls.create_club(boss, name="Deadrock Gamers")
-
-
 def player(club, name: str, system="bwg2", example="bwg2-legal-tranquility-crew-700.json"):
     user = User.objects.create_user(name)
     ls.join_club(club, user)

@@ -27,8 +27,9 @@ from campaigns.leagues.models import (
 )
 from rules import get_system
 from rules.roster import read_roster
-from tests.conftest import PASSWORD
 from tests.factories import recruit
+from tests.helpers.pages import html_of
+from tests.helpers.users import client_for, make_user
 
 EXAMPLES = Path(settings.BASE_DIR) / "docs" / "examples"
 DALTONS = "bwg1-legal-dalton-boys.json"  # 361 Fame, legal under 400
@@ -39,25 +40,11 @@ D = "\u2013"  # an en dash, as in "12-8"
 # --------------------------------------------------------------------------- helpers
 
 
-def make_user(name: str) -> User:
-    return User.objects.create_user(name, password=PASSWORD)
-
-
-def client_for(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
 def builder_gang(user: User, name: str | None = None, example: str = DALTONS):
     roster = read_roster((EXAMPLES / example).read_bytes())
     if name is not None:
         roster["name"] = name
     return import_gang(user, roster)
-
-
-def text_of(response) -> str:
-    return response.content.decode()
 
 
 def new_league(club: Club, **fields) -> League:
@@ -124,17 +111,12 @@ def settle_data(**overrides) -> dict[str, str]:
 
 def standing(response, registration: Registration) -> str:
     """The standings row of a registration, as HTML."""
-    html = text_of(response)
+    html = html_of(response)
     start = html.index(f'data-player="{registration.pk}"')
     return html[start : html.index("</tr>", start)]
 
 
 # --------------------------------------------------------------------------- fixtures
-
-
-@pytest.fixture
-def organiser(db) -> User:
-    return make_user("orla")
 
 
 @pytest.fixture
@@ -153,11 +135,13 @@ def cy(db) -> User:
 
 
 @pytest.fixture
-def club(organiser, ann, bob, cy) -> Club:
-    club = services.create_club(organiser, name="Tombstone Wargamers")
-    for user in (ann, bob, cy):
-        services.join_club(club, user)
-    return club
+def members(ann, bob, cy) -> list[User]:
+    return [ann, bob, cy]
+
+
+@pytest.fixture
+def club_details() -> dict:
+    return {"name": "Tombstone Wargamers"}
 
 
 @pytest.fixture
@@ -294,7 +278,7 @@ def test_report_then_confirm_changes_the_standings(running, match, regs):
     detail = reverse("league_detail", args=[running.pk])
 
     page = client_for(a).get(match_url(match))
-    assert 'data-testid="report-form"' in text_of(page)
+    assert 'data-testid="report-form"' in html_of(page)
     response = client_for(a).post(step_url(match, "report"), report_data(vp_a=12, vp_b=8))
     assert response.status_code == 302 and response["Location"] == match_url(match)
     report = MatchReport.objects.get()
@@ -303,21 +287,21 @@ def test_report_then_confirm_changes_the_standings(running, match, regs):
     before = client_for(a).get(detail)
     assert "<strong>0</strong>" in standing(before, reg_a)  # not counted yet
     waiting = client_for(a).get(match_url(match))
-    assert f"Waiting for {b.username} to confirm" in text_of(waiting)
+    assert f"Waiting for {b.username} to confirm" in html_of(waiting)
 
     page = client_for(b).get(match_url(match))
-    assert 'data-testid="confirm"' in text_of(page)
+    assert 'data-testid="confirm"' in html_of(page)
     response = client_for(b).post(step_url(match, "confirm"), follow=True)
-    assert "Result confirmed" in text_of(response)
+    assert "Result confirmed" in html_of(response)
     assert MatchReport.objects.get().status == MatchReport.CONFIRMED
 
     after = client_for(a).get(detail)
     row = standing(after, reg_a)
     assert "<strong>3</strong>" in row and '<td class="rank">1</td>' in row
-    assert f"W 12{D}8" in text_of(after)  # the head-to-head matrix
+    assert f"W 12{D}8" in html_of(after)  # the head-to-head matrix
     done = client_for(a).get(match_url(match))
-    assert 'data-testid="report-form"' not in text_of(done)
-    assert 'data-testid="confirm"' not in text_of(done)
+    assert 'data-testid="report-form"' not in html_of(done)
+    assert 'data-testid="confirm"' not in html_of(done)
 
 
 def test_the_reporter_cannot_confirm_their_own_report(match, regs):
@@ -325,7 +309,7 @@ def test_the_reporter_cannot_confirm_their_own_report(match, regs):
     services.submit_report(match, a, {"vp_a": 3, "vp_b": 1, "winner": "a"})
     response = client_for(a).post(step_url(match, "confirm"))
     assert response.status_code == 200
-    assert 'data-testid="match-error"' in text_of(response)
+    assert 'data-testid="match-error"' in html_of(response)
     assert MatchReport.objects.get().status == MatchReport.SUBMITTED
 
 
@@ -335,7 +319,7 @@ def test_report_dispute_then_the_organiser_settles(running, match, regs, organis
 
     empty = client_for(b).post(step_url(match, "dispute"), {"reason": "  "})
     assert empty.status_code == 200
-    assert "Say what is wrong" in text_of(empty)
+    assert "Say what is wrong" in html_of(empty)
     assert MatchReport.objects.get().status == MatchReport.SUBMITTED
 
     response = client_for(b).post(step_url(match, "dispute"), {"reason": "It was 8-12 <b>!</b>"})
@@ -343,11 +327,11 @@ def test_report_dispute_then_the_organiser_settles(running, match, regs, organis
     assert MatchReport.objects.get().status == MatchReport.DISPUTED
 
     for player in (a, b):
-        page = text_of(client_for(player).get(match_url(match)))
+        page = html_of(client_for(player).get(match_url(match)))
         assert "The organiser settles it." in page
         assert "It was 8-12 &lt;b&gt;!&lt;/b&gt;" in page
         assert 'data-testid="settle-form"' not in page and 'data-testid="report-form"' not in page
-    page = text_of(client_for(organiser).get(match_url(match)))
+    page = html_of(client_for(organiser).get(match_url(match)))
     assert "Settle the dispute" in page and 'name="settle-vp_a" value="12"' in page
 
     response = client_for(organiser).post(
@@ -367,7 +351,7 @@ def test_report_dispute_then_the_organiser_settles(running, match, regs, organis
 def test_the_reporter_may_correct_before_confirmation(match, regs):
     a, b = sides(match, regs)
     client_for(a).post(step_url(match, "report"), report_data(vp_a=12, vp_b=8))
-    page = text_of(client_for(a).get(match_url(match)))
+    page = html_of(client_for(a).get(match_url(match)))
     assert "Correct your report" in page and 'name="vp_a" value="12"' in page
     response = client_for(a).post(
         step_url(match, "report"), report_data(vp_a=5, vp_b=5, winner="draw")
@@ -378,7 +362,7 @@ def test_the_reporter_may_correct_before_confirmation(match, regs):
     client_for(b).post(step_url(match, "confirm"))
     assert MatchReport.objects.get().status == MatchReport.CONFIRMED
     refused = client_for(a).post(step_url(match, "report"), report_data())
-    assert refused.status_code == 200 and "ask the organiser" in text_of(refused)
+    assert refused.status_code == 200 and "ask the organiser" in html_of(refused)
     assert MatchReport.objects.get().winner == "draw"
 
 
@@ -395,26 +379,26 @@ def test_bad_input_shows_the_page_with_errors(match, regs, overrides, message):
     a, _b = sides(match, regs)
     response = client_for(a).post(step_url(match, "report"), report_data(**overrides))
     assert response.status_code == 200
-    assert message in text_of(response)
-    assert 'data-testid="field-error"' in text_of(response)
+    assert message in html_of(response)
+    assert 'data-testid="field-error"' in html_of(response)
     assert not MatchReport.objects.exists()
 
 
 def test_bad_settlement_shows_the_errors(match, organiser):
     response = client_for(organiser).post(step_url(match, "settle"), settle_data(vp_b=-3))
     assert response.status_code == 200
-    assert "greater than or equal to 0" in text_of(response)
+    assert "greater than or equal to 0" in html_of(response)
     assert not MatchReport.objects.exists()
 
 
 def test_the_organiser_may_enter_a_result_nobody_reported(running, match, organiser):
-    page = text_of(client_for(organiser).get(match_url(match)))
+    page = html_of(client_for(organiser).get(match_url(match)))
     assert "Enter the result (organiser)" in page
     response = client_for(organiser).post(step_url(match, "settle"), settle_data())
     assert response.status_code == 302
     report = MatchReport.objects.get()
     assert report.status == MatchReport.SETTLED and report.submitted_by is None
-    assert "Reported by</dt><dd>the organiser" in text_of(
+    assert "Reported by</dt><dd>the organiser" in html_of(
         client_for(organiser).get(match_url(match))
     )
 
@@ -422,19 +406,19 @@ def test_the_organiser_may_enter_a_result_nobody_reported(running, match, organi
 def test_a_bye_has_nothing_to_report(running, regs, cy, organiser):
     bye = Pairing.objects.get(round__league=running, b__isnull=True)
     assert bye.a_id == regs["cy"].pk
-    page = text_of(client_for(cy).get(match_url(bye)))
+    page = html_of(client_for(cy).get(match_url(bye)))
     assert "a bye" in page and "<form" not in page.split("<main")[1]
     response = client_for(cy).post(step_url(bye, "report"), report_data())
-    assert response.status_code == 200 and "A bye has no match to report." in text_of(response)
+    assert response.status_code == 200 and "A bye has no match to report." in html_of(response)
     response = client_for(organiser).post(step_url(bye, "settle"), settle_data())
-    assert response.status_code == 200 and "A bye has no result to settle." in text_of(response)
+    assert response.status_code == 200 and "A bye has no result to settle." in html_of(response)
     assert not MatchReport.objects.exists()
 
 
 def test_a_winner_with_fewer_victory_points_is_allowed_and_shown(match, regs):
     a, _b = sides(match, regs)
     client_for(a).post(step_url(match, "report"), report_data(vp_a=2, vp_b=9, winner="a"))
-    page = text_of(client_for(a).get(match_url(match)))
+    page = html_of(client_for(a).get(match_url(match)))
     assert f"2{D}9" in page and "The winner has fewer Victory Points" in page
 
 
@@ -445,7 +429,7 @@ def test_the_campaign_note_is_shown_as_a_message(match, regs, monkeypatch):
     a, b = sides(match, regs)
     services.submit_report(match, a, {"vp_a": 3, "vp_b": 1, "winner": "a"})
     response = client_for(b).post(step_url(match, "confirm"), follow=True)
-    assert "Fed to the campaign as encounter 4." in text_of(response)
+    assert "Fed to the campaign as encounter 4." in html_of(response)
 
 
 # --------------------------------------------------------------------------- the league's home
@@ -454,7 +438,7 @@ def test_the_campaign_note_is_shown_as_a_message(match, regs, monkeypatch):
 def test_the_league_page_shows_its_facts_links_and_the_users_next_match(
     running, match, regs, organiser, ann, cy
 ):
-    page = text_of(client_for(ann).get(reverse("league_detail", args=[running.pk])))
+    page = html_of(client_for(ann).get(reverse("league_detail", args=[running.pk])))
     assert f"<dd>{get_system('bwg1').name}</dd>" in page.replace("&amp;", "&")
     assert "400 Fame" in page
     assert "3 / 1 / 0" in page
@@ -466,10 +450,10 @@ def test_the_league_page_shows_its_facts_links_and_the_users_next_match(
     assert reverse("league_settings", args=[running.pk]) not in page
     assert running.public_token not in page  # the public link is for organisers
 
-    bye = text_of(client_for(cy).get(reverse("league_detail", args=[running.pk])))
+    bye = html_of(client_for(cy).get(reverse("league_detail", args=[running.pk])))
     assert "You have a bye" in bye
 
-    page = text_of(client_for(organiser).get(reverse("league_detail", args=[running.pk])))
+    page = html_of(client_for(organiser).get(reverse("league_detail", args=[running.pk])))
     assert reverse("league_settings", args=[running.pk]) in page
     assert "http://testserver" + reverse("league_public", args=[running.public_token]) in page
     assert 'data-testid="round-state"' in page and "1 not reported" in page
@@ -480,7 +464,7 @@ def test_the_matrix_shows_who_is_still_to_play_and_the_chart(running, match, reg
     a, b = sides(match, regs)
     services.submit_report(match, a, {"vp_a": 10, "vp_b": 4, "winner": "a"})
     services.confirm_report(MatchReport.objects.get(), b)
-    page = text_of(client_for(a).get(reverse("league_detail", args=[running.pk])))
+    page = html_of(client_for(a).get(reverse("league_detail", args=[running.pk])))
     matrix = page[page.index('data-testid="h2h-matrix"') :]
     matrix = matrix[: matrix.index("</table>")]
     assert f"W 10{D}4" in matrix and f"L 4{D}10" in matrix
@@ -492,7 +476,7 @@ def test_the_matrix_shows_who_is_still_to_play_and_the_chart(running, match, reg
 
 
 def test_no_chart_before_the_first_result(league, regs, ann):
-    page = text_of(client_for(ann).get(reverse("league_detail", args=[league.pk])))
+    page = html_of(client_for(ann).get(reverse("league_detail", args=[league.pk])))
     assert "<svg" not in page and "the chart starts with the first confirmed result" in page
 
 
@@ -505,7 +489,7 @@ def test_a_tiebreak_is_shown_on_a_worked_example(club, ann, bob, cy, organiser):
     r = {u.username: register(league, u) for u in (ann, bob, cy, dee)}
     play(league, 1, {(r["ann"], r["bob"]): (10, 2, "a"), (r["cy"], r["dee"]): (5, 3, "a")})
     response = client_for(ann).get(reverse("league_detail", args=[league.pk]))
-    html = text_of(response)
+    html = html_of(response)
     order = [html.index(f'data-player="{r[n].pk}"') for n in ("ann", "cy", "dee", "bob")]
     assert order == sorted(order)
     assert "on Victory Point difference" in standing(response, r["cy"])
@@ -525,7 +509,7 @@ def test_a_shared_rank_is_shown_with_an_equals_sign(club, ann, bob):
 
 def test_a_gang_made_illegal_after_registering_is_flagged(running, regs, ann, bob):
     detail = reverse("league_detail", args=[running.pk])
-    assert 'data-testid="illegal"' not in text_of(client_for(bob).get(detail))
+    assert 'data-testid="illegal"' not in html_of(client_for(bob).get(detail))
     gang = regs["ann"].gang
     for n in range(3):  # three more Leaders: too many, and over 400 Fame
         recruit(gang, f"Extra {n}", "leader")
@@ -535,7 +519,7 @@ def test_a_gang_made_illegal_after_registering_is_flagged(running, regs, ann, bo
     reg = Registration.objects.get(pk=regs["ann"].pk)
     assert not reg.legal and reg.problems and reg.checked_version == gang.version
     assert reg.problems.splitlines()[0] in row.replace("&#x27;", "'")
-    player = text_of(client_for(bob).get(reverse("league_player", args=[running.pk, reg.pk])))
+    player = html_of(client_for(bob).get(reverse("league_player", args=[running.pk, reg.pk])))
     assert "Illegal now" in player and 'data-testid="player-problems"' in player
     rows = list(
         csv.reader(
@@ -565,10 +549,10 @@ def test_user_text_is_escaped(club, ann, bob):
         reverse("league_player", args=[league.pk, ra.pk]),
         reverse("league_public", args=[league.public_token]),
     ):
-        page = text_of(client_for(bob).get(url))
+        page = html_of(client_for(bob).get(url))
         assert HOSTILE not in page and "&lt;img src=x onerror=alert(1)&gt;" in page, url
     match = Pairing.objects.get(round__league=league)
-    page = text_of(client_for(bob).get(match_url(match)))
+    page = html_of(client_for(bob).get(match_url(match)))
     assert HOSTILE not in page
 
 
@@ -585,7 +569,7 @@ def test_a_players_history_round_by_round(club, ann, bob, cy):
     Pairing.objects.create(round=rnd, table=2, a=r["cy"], b=None)
 
     url = reverse("league_player", args=[league.pk, r["ann"].pk])
-    page = text_of(client_for(ann).get(url))
+    page = html_of(client_for(ann).get(url))
     history = page[page.index('data-testid="player-history"') :]
     rows = history.split("<tr")[2:]  # after the header row
     assert len(rows) == 3
@@ -594,10 +578,10 @@ def test_a_players_history_round_by_round(club, ann, bob, cy):
     assert "Not reported" in rows[2] and "<strong>4</strong>" in rows[2]
     assert reverse("gang_detail", args=[r["ann"].gang_id]) in page  # her own gang
 
-    others = text_of(client_for(bob).get(url))
+    others = html_of(client_for(bob).get(url))
     assert reverse("gang_detail", args=[r["ann"].gang_id]) not in others
     assert r["ann"].gang.name.replace("'", "&#x27;") in others
-    bob_page = text_of(client_for(ann).get(reverse("league_player", args=[league.pk, r["bob"].pk])))
+    bob_page = html_of(client_for(ann).get(reverse("league_player", args=[league.pk, r["bob"].pk])))
     assert "Bye" in bob_page
 
 
@@ -610,7 +594,7 @@ def test_the_public_page_needs_no_login_and_has_no_forms(running, match, regs, c
     services.confirm_report(MatchReport.objects.get(), b)
     response = client.get(reverse("league_public", args=[running.public_token]))
     assert response.status_code == 200
-    page = text_of(response)
+    page = html_of(response)
     assert 'data-testid="standings"' in page and 'data-testid="h2h-matrix"' in page
     assert "<svg" in page and f"7{D}3" in page
     for reg in regs.values():
@@ -720,11 +704,11 @@ def test_the_league_page_costs_the_same_for_4_and_40_players(
     with django_assert_num_queries(DETAIL_QUERIES):
         response = client.get(url)
     assert response.status_code == 200
-    assert text_of(response).count('data-testid="standing"') == players
+    assert html_of(response).count('data-testid="standing"') == players
     if players > 24:
-        assert 'data-testid="h2h-too-big"' in text_of(response)
+        assert 'data-testid="h2h-too-big"' in html_of(response)
     else:
-        assert 'data-testid="h2h-matrix"' in text_of(response)
+        assert 'data-testid="h2h-matrix"' in html_of(response)
 
 
 @pytest.mark.parametrize("players", [4, 40])
@@ -779,7 +763,7 @@ def test_every_step_needs_the_csrf_token(match, regs):
     client.force_login(a)
     assert client.post(step_url(match, "report"), report_data()).status_code == 403
     assert not MatchReport.objects.exists()
-    page = text_of(client.get(match_url(match)))
+    page = html_of(client.get(match_url(match)))
     assert page.count('name="csrfmiddlewaretoken"') == page.count('method="post"')
 
 
@@ -820,7 +804,7 @@ def test_a_disputed_result_stays_disputed_until_the_organiser_settles_it(match, 
     assert client_for(a).post(step_url(match, "report"), report_data()).status_code == 302
     # b can't overwrite a's pending report: he confirms or disputes it.
     response = client_for(b).post(step_url(match, "report"), report_data(vp_a=0, winner="b"))
-    assert "Your opponent reported this result" in text_of(response)
+    assert "Your opponent reported this result" in html_of(response)
     report = MatchReport.objects.get(pairing=match)
     assert (report.vp_a, report.winner, report.submitted_by) == (12, "a", a)
     # a may correct his own report until it is answered.
@@ -829,7 +813,7 @@ def test_a_disputed_result_stays_disputed_until_the_organiser_settles_it(match, 
     assert response.status_code == 302
     for player in (a, b):
         response = client_for(player).post(step_url(match, "report"), report_data(vp_a=1))
-        assert "disputed: the organiser settles it" in text_of(response)
+        assert "disputed: the organiser settles it" in html_of(response)
     report.refresh_from_db()
     assert (report.status, report.vp_a, report.dispute) == ("disputed", 11, "It was 10-8")
     client_for(organiser).post(step_url(match, "settle"), settle_data(vp_a=10, note="Photos"))
@@ -842,7 +826,7 @@ def test_a_disputed_result_stays_disputed_until_the_organiser_settles_it(match, 
         ("disputed", b, 11),
         ("settled", organiser, 10),
     ]
-    page = text_of(client_for(b).get(match_url(match)))
+    page = html_of(client_for(b).get(match_url(match)))
     assert 'data-testid="report-history"' in page and "“It was 10-8”" in page
 
 

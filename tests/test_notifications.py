@@ -27,6 +27,7 @@ from notifications import services as ns
 from notifications.models import Mailed
 from notifications.waiting import KINDS, waiting_for
 from rules.roster import read_roster
+from tests.helpers.users import client_for
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
 RED_JACK = "rivals-legal-red-jacks-gang.json"
@@ -65,12 +66,6 @@ class Scripted(random.Random):
 
 def user(name: str, email: str = "") -> User:
     return User.objects.create_user(name, email=email, password="x-long-enough-1")
-
-
-def client_for(who: User) -> Client:
-    client = Client()
-    client.force_login(who)
-    return client
 
 
 def kinds(who: User) -> list[str]:
@@ -186,12 +181,6 @@ def test_a_league_fed_encounter_waits_on_both_players_to_confirm(world):
 
 
 # --------------------------------------------------------------------------- leagues
-
-
-@pytest.fixture
-def club(db):
-    boss = user("boss", "boss@example.com")
-    return ls.create_club(boss, name="Deadrock Gamers")
 
 
 def player(club, name: str, email: str = ""):
@@ -605,3 +594,8 @@ def test_mail_links_use_the_address_the_site_was_asked_at_without_site_url(
     # SITE_URL, when set, wins
     settings.SITE_URL = "https://club.example.org"
     assert ns.site_url("/x/") == "https://club.example.org/x/"
+
+
+@pytest.fixture(autouse=True)
+def _no_printing_ahead(no_printing_ahead):
+    """This module runs background work for mail and counts, never for PDFs."""

@@ -6,22 +6,17 @@ the worker being down); ``run_all()`` runs it as the worker would.
 
 from __future__ import annotations
 
-import io
 import time
 
 import pytest
 from django.urls import reverse
-from pypdf import PdfReader
 
 from builder import pdf_gate, printing, tasks
 from builder.models import Gang
 from tests.factories import build_gang
+from tests.helpers.pdf import pdf_text
 
 PRERENDER = "builder.tasks.prerender_gang"
-
-
-def pdf_text(content: bytes) -> str:
-    return "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(content)).pages)
 
 
 def print_url(gang: Gang, **params) -> str:

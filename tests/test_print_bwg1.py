@@ -7,7 +7,6 @@ back with pypdf. Numbers come from RULES.md (section ``bwg1``) and the rulebook 
 
 from __future__ import annotations
 
-import io
 import json
 import re
 from pathlib import Path
@@ -18,6 +17,7 @@ import pytest
 from rules.printing import MARKS, Card, Section
 from rules.roster import make_roster
 from rules.systems import bwg1
+from tests.helpers.pdf import pdf_text
 
 SYSTEM = bwg1.SYSTEM
 ROOT = Path(__file__).resolve().parent.parent
@@ -457,29 +457,11 @@ def test_print_sheet_over_the_limit():
 # --------------------------------------------------------------------------- PDFs
 
 
-def _has_printing() -> bool:
-    try:
-        import builder.printing  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-needs_printing = pytest.mark.skipif(not _has_printing(), reason="builder.printing not there yet")
-
-
-def pdf_text(data: bytes) -> str:
-    from pypdf import PdfReader
-
-    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
-
-
 def squash(text: str) -> str:
     """Text without whitespace, so that a line break in the PDF does not matter."""
     return re.sub(r"\s+", "", text)
 
 
-@needs_printing
 def test_the_gang_sheet_pdf_has_the_books_sheet_items():
     from builder.printing import sheet_pdf
 
@@ -497,7 +479,6 @@ def test_the_gang_sheet_pdf_has_the_books_sheet_items():
     assert squash(bwg1.SKILLS[6].text) in squash(text)  # Quickdraw's text, Bob has it
 
 
-@needs_printing
 def test_the_gang_sheet_pdf_prints_every_finding_and_the_to_hit_penalty():
     from builder.printing import sheet_pdf
 
@@ -508,7 +489,6 @@ def test_the_gang_sheet_pdf_prints_every_finding_and_the_to_hit_penalty():
     assert squash("above RC 3: +3 to hit (6+)") in text  # Tiny's level 6 rifle
 
 
-@needs_printing
 def test_the_cards_pdf_has_each_member_and_their_stats():
     from builder.printing import cards_pdf
 
@@ -523,7 +503,6 @@ def test_the_cards_pdf_has_each_member_and_their_stats():
     assert squash(bwg1.PROFESSION_RULES["doctor"][0]) in flat  # full text, never cut
 
 
-@needs_printing
 def test_the_reference_pdf_has_the_terms_the_gang_uses():
     from builder.printing import reference_pdf
 
@@ -541,7 +520,6 @@ def test_the_reference_pdf_has_the_terms_the_gang_uses():
     assert "Wrassler" not in text
 
 
-@needs_printing
 def test_the_gang_sheet_escapes_names_and_weapons():
     from builder.printing import PAPERS, prepare, sheet_html
 
@@ -590,7 +568,6 @@ def test_an_injury_below_1_is_a_play_note_on_the_card():
     assert any("MC is 0" in note and "injury" in note for note in bob.play_notes)
 
 
-@needs_printing
 def test_the_gang_sheet_pdf_prints_the_final_attributes():
     from builder.printing import sheet_pdf
 
@@ -620,7 +597,6 @@ BOOK_SIZED_LEADER = member(
 )
 
 
-@needs_printing
 def test_a_book_sized_leader_prints_on_one_card_front_and_back():
     from builder import printing
 

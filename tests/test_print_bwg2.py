@@ -19,10 +19,12 @@ from typing import Any
 
 import pytest
 
+from builder import printing as printing_module
 from rules import get_system
 from rules.printing import Card
 from rules.roster import make_roster
 from rules.systems import bwg2
+from tests.helpers.pdf import pdf_text
 
 SYSTEM = get_system("bwg2")
 EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
@@ -398,14 +400,8 @@ def test_quick_reference_lists_each_term_once():
 # --------------------------------------------------------------------------- PDFs
 
 
-def _pdf_text(pdf: bytes) -> str:
-    from pypdf import PdfReader
-
-    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
-
-
 def _printing():
-    return pytest.importorskip("builder.printing")
+    return printing_module
 
 
 def _flat(text: str) -> str:
@@ -428,7 +424,7 @@ def _printed_in_full(term: str, rule: str, text: str) -> bool:
 def test_gang_sheet_pdf_has_the_roster_fame_leader_heroes_objectives_and_vp():
     printing = _printing()
     r = example(LEGAL)
-    text = _flat(_pdf_text(printing.sheet_pdf(r)))
+    text = _flat(pdf_text(printing.sheet_pdf(r)))
     assert "The Tranquility Crew" in text
     for m in r["members"]:
         assert m["name"] in text
@@ -448,7 +444,7 @@ def test_gang_sheet_pdf_has_the_roster_fame_leader_heroes_objectives_and_vp():
 def test_gang_sheet_pdf_shows_every_finding():
     printing = _printing()
     r = example(ILLEGAL)
-    text = _flat(_pdf_text(printing.sheet_pdf(r)))
+    text = _flat(pdf_text(printing.sheet_pdf(r)))
     report = SYSTEM.evaluate(r)
     assert len(report.findings) >= 7
     for f in report.findings:
@@ -467,7 +463,7 @@ def test_gang_sheet_pdf_in_letter_prints_too():
 def test_cards_pdf_has_every_member_and_the_books_card_in_full():
     printing = _printing()
     r = example(LEGAL)
-    text = _flat(_pdf_text(printing.cards_pdf(r)))
+    text = _flat(pdf_text(printing.cards_pdf(r)))
     for m in r["members"]:
         assert m["name"] in text
     for skill, rule in REINHOLDT_SKILLS.items():
@@ -485,14 +481,14 @@ def test_cards_pdf_has_every_member_and_the_books_card_in_full():
 def test_single_card_pdf_holds_only_that_member():
     printing = _printing()
     r = example(LEGAL)
-    text = _flat(_pdf_text(printing.cards_pdf(r, member_key="3")))
+    text = _flat(pdf_text(printing.cards_pdf(r, member_key="3")))
     assert "Big Ma Tully" in text
     assert "Dutch Van Hoek" not in text
 
 
 def test_reference_pdf_has_the_terms_the_gang_uses_and_not_others():
     printing = _printing()
-    text = _flat(_pdf_text(printing.reference_pdf(example(LEGAL))))
+    text = _flat(pdf_text(printing.reference_pdf(example(LEGAL))))
     for term in ("Dirty Fighters", "Gunslinger", "Long Rifle", "Sniper", "Victory Points"):
         assert term in text
     assert "re-roll 1 missed D6" in text
@@ -512,7 +508,7 @@ def test_gang_sheet_pdf_escapes_user_text_and_prints_accents_and_other_scripts()
     )
     pdf = printing.sheet_pdf(r)
     assert PdfReader(io.BytesIO(pdf)).attachments == {}
-    text = _flat(_pdf_text(pdf))
+    text = _flat(pdf_text(pdf))
     assert "Los Ñandúes <link rel=attachment" in text  # printed as text, not markup
     assert "Señor Ñandú" in text
     assert "李小龍" in text

@@ -10,7 +10,6 @@ Bren and Cole (Veterans, unit Shield Wall) and three Bowmen (Regulars, unit Bowm
 from __future__ import annotations
 
 import copy
-import io
 import json
 import re
 from pathlib import Path
@@ -18,9 +17,11 @@ from typing import Any
 
 import pytest
 
+from builder import printing as printing_module
 from rules import get_system
 from rules.printing import MARKS, Card
 from rules.roster import make_roster
+from tests.helpers.pdf import pdf_words
 
 SYSTEM = get_system("gf26")
 ROOT = Path(__file__).resolve().parents[1]
@@ -379,14 +380,6 @@ def test_quick_reference_gives_each_term_once():
 # --------------------------------------------------------------------------- PDFs
 
 
-def pdf_text(pdf: bytes) -> str:
-    """Every page's text, whitespace collapsed (lines wrap wherever the layout says)."""
-    from pypdf import PdfReader
-
-    pages = PdfReader(io.BytesIO(pdf)).pages
-    return " ".join(" ".join(page.extract_text().split()) for page in pages)
-
-
 def without_labels(text: str) -> str:
     """The text with the stat labels taken out, so a stat line reads "4 5 3 4 4 5 4 5 4"."""
     return " ".join(re.sub(r"\b(MOV|ATT|MRK|DEF|IV|WP|ARM|EN|DAM)\b", " ", text).split())
@@ -405,12 +398,12 @@ IRON_STATS = {
 
 @pytest.fixture(scope="module")
 def printing():
-    return pytest.importorskip("builder.printing")
+    return printing_module
 
 
 @pytest.fixture(scope="module")
 def iron_sheet(printing) -> str:
-    return pdf_text(printing.sheet_pdf(IRON_COMPANY))
+    return pdf_words(printing.sheet_pdf(IRON_COMPANY))
 
 
 def test_the_party_roster_pdf_has_the_party_its_models_and_their_stats(iron_sheet):
@@ -444,7 +437,7 @@ def test_the_party_roster_pdf_prints_every_finding_and_escapes_names(printing):
         limit=500,
     )
     report = SYSTEM.evaluate(roster)
-    text = pdf_text(printing.sheet_pdf(roster))
+    text = pdf_words(printing.sheet_pdf(roster))
     assert "<b>Boss</b> & co" in text
     assert "POINTS 1035 / 500" in text and "535 over the limit" in text
     assert f"what the rules say ({len(report.findings)})" in text.lower()
@@ -454,7 +447,7 @@ def test_the_party_roster_pdf_prints_every_finding_and_escapes_names(printing):
 
 
 def test_the_cards_pdf_has_each_model_its_stats_and_its_perks_in_full(printing):
-    text = pdf_text(printing.cards_pdf(IRON_COMPANY))
+    text = pdf_words(printing.cards_pdf(IRON_COMPANY))
     plain = without_labels(text)
     for name, stats in IRON_STATS.items():
         assert name in text
@@ -475,7 +468,7 @@ PERK_SENTENCES = {
 
 
 def test_the_quick_reference_pdf_has_the_terms_the_party_uses(printing):
-    text = pdf_text(printing.reference_pdf(IRON_COMPANY, paper="letter"))
+    text = pdf_words(printing.reference_pdf(IRON_COMPANY, paper="letter"))
     for term in ("Tests", "Action Points (AP)", "Units", "Banding", "Party Leader", "Medium"):
         assert term in text
     for term in ("Healer", "Counter Strike", "Power Shot", "Reload/Fire!", "Bow", "Shield"):
@@ -491,7 +484,7 @@ def test_garbage_members_still_print(printing):
         "limit": None,
         "members": [{}, {"name": "Odd", "data": {"profile": {"en": "lots"}, "perks": [None]}}],
     }
-    sheet = pdf_text(printing.sheet_pdf(roster))
+    sheet = pdf_words(printing.sheet_pdf(roster))
     assert "(no name)" in sheet and "Odd" in sheet and "(no limit)" in sheet
-    cards = pdf_text(printing.cards_pdf(roster))
+    cards = pdf_words(printing.cards_pdf(roster))
     assert "(no name)" in cards and "Odd" in cards

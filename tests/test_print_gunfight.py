@@ -11,7 +11,6 @@ Jim Hale (Greenhorn Lawman: Quick Draw; pistol and shotgun), 4 troopers (Posse r
 from __future__ import annotations
 
 import copy
-import io
 import json
 import re
 from pathlib import Path
@@ -19,9 +18,11 @@ from typing import Any
 
 import pytest
 
+from builder import printing
 from rules import get_system
 from rules.printing import MARKS, Card, Section
 from rules.roster import make_roster
+from tests.helpers.pdf import pdf_words
 
 SYSTEM = get_system("gunfight")
 ROOT = Path(__file__).resolve().parents[1]
@@ -386,19 +387,10 @@ def test_print_sheet_marks_illegal_rows_and_unknown_figures():
 
 # --------------------------------------------------------------------------- PDFs
 
-printing = pytest.importorskip("builder.printing")
-
-
-def pdf_text(data: bytes) -> str:
-    from pypdf import PdfReader
-
-    reader = PdfReader(io.BytesIO(data))
-    return re.sub(r"\s+", " ", " ".join(page.extract_text() for page in reader.pages))
-
 
 @pytest.fixture(scope="module")
 def posse_sheet() -> str:
-    return pdf_text(printing.sheet_pdf(POSSE))
+    return pdf_words(printing.sheet_pdf(POSSE))
 
 
 def test_sheet_pdf_lists_every_figure_with_its_abilities_text(posse_sheet):
@@ -424,7 +416,7 @@ def test_sheet_pdf_lists_every_figure_with_its_abilities_text(posse_sheet):
 
 
 def test_sheet_pdf_shows_the_findings():
-    text = pdf_text(printing.sheet_pdf(RENO))
+    text = pdf_words(printing.sheet_pdf(RENO))
     assert "The Reno Gang (needs work)" in text
     assert "Not legal: 8 errors" in text
     assert "Leader is listed 2 times" in text
@@ -435,12 +427,12 @@ def test_sheet_pdf_shows_the_findings():
 def test_sheet_pdf_escapes_user_text():
     roster = copy.deepcopy(POSSE)
     roster["members"][0]["name"] = "<b>Bold</b> & <script>x</script>"
-    text = pdf_text(printing.sheet_pdf(roster))
+    text = pdf_words(printing.sheet_pdf(roster))
     assert "<b>Bold</b> & <script>x</script>" in text
 
 
 def test_cards_pdf_has_each_members_name_and_stats():
-    text = pdf_text(printing.cards_pdf(POSSE))
+    text = pdf_words(printing.cards_pdf(POSSE))
     for name in ["Marshal Caleb Stone", "Deputy Jim Hale", "Posse riders", "Townsfolk"]:
         assert name in text
     assert f"{TIMES}4" in text and f"{TIMES}6" in text
@@ -450,7 +442,7 @@ def test_cards_pdf_has_each_members_name_and_stats():
 
 
 def test_reference_pdf_has_the_used_terms_only():
-    text = pdf_text(printing.reference_pdf(POSSE))
+    text = pdf_words(printing.reference_pdf(POSSE))
     for term in ["Tough as Old Boots", "Quick Draw", "Winchester rifle", "Rallying"]:
         assert term in text
     assert "Sharps rifle" not in text and "Dynamite" not in text

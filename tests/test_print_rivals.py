@@ -14,9 +14,11 @@ from typing import Any
 
 import pytest
 
+from builder import printing as printing_module
 from rules import get_system
 from rules.printing import MARKS, Card
 from rules.roster import make_roster
+from tests.helpers.pdf import pdf_text
 
 SYSTEM = get_system("rivals")
 EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
@@ -389,20 +391,14 @@ def test_quick_reference_lists_each_term_once_and_optional_rules_when_used():
 # --------------------------------------------------------------------------- PDFs
 
 
-def pdf_text(data: bytes) -> str:
-    from pypdf import PdfReader
-
-    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
-
-
 def flat(text: str) -> str:
     return " ".join(text.split())
 
 
 @pytest.fixture(scope="module")
 def printing():
-    """The lead's layout module (skipped until it exists)."""
-    return pytest.importorskip("builder.printing")
+    """The layout module (a plain import: a broken module fails, never skips)."""
+    return printing_module
 
 
 @pytest.fixture(scope="module")

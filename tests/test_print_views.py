@@ -11,10 +11,7 @@ from pypdf import PdfReader
 from builder import printing
 from builder.models import Gang
 from tests.factories import build_gang
-
-
-def pdf_text(content: bytes) -> str:
-    return "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(content)).pages)
+from tests.helpers.pdf import pdf_text
 
 
 def print_url(gang: Gang, **params) -> str:

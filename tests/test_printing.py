@@ -20,6 +20,7 @@ from builder import printing
 from rules import get_system
 from rules.printing import Card, Entry, Section, Stat
 from rules.roster import make_roster, read_roster
+from tests.helpers.pdf import pdf_pages, pdf_text
 
 EXAMPLES = Path(settings.BASE_DIR) / "docs" / "examples"
 LEGAL = {
@@ -36,14 +37,6 @@ SHARE = "https://gangfight.example.org/s/abcdefghijklmnopqrstuvwxyz012345/"
 
 def example(system: str) -> dict:
     return read_roster((EXAMPLES / LEGAL[system]).read_bytes())
-
-
-def pdf_pages(content: bytes) -> list:
-    return PdfReader(io.BytesIO(content)).pages
-
-
-def pdf_text(content: bytes) -> str:
-    return "\n".join(page.extract_text() for page in pdf_pages(content))
 
 
 def words(text: str) -> list[str]:

@@ -35,7 +35,7 @@ def empty_cache():
     cache.clear()
 
 
-def log_in(client: Client, username: str, password: str, **extra):
+def post_log_in(client: Client, username: str, password: str, **extra):
     return client.post(reverse("login"), {"username": username, "password": password}, **extra)
 
 
@@ -49,7 +49,7 @@ def logged_in(client: Client) -> bool:
 def test_sixty_wrong_passwords_in_a_row_are_not_all_checked(owner, client):
     """The issue's report: 60 wrong passwords for one account in 15 s all got 200."""
     with mock.patch("django.contrib.auth.forms.authenticate", wraps=authenticate) as checked:
-        statuses = [log_in(client, "owner", f"guess-{n}").status_code for n in range(60)]
+        statuses = [post_log_in(client, "owner", f"guess-{n}").status_code for n in range(60)]
     assert statuses[:5] == [200] * 5
     assert statuses[5:] == [429] * 55
     assert checked.call_count == 5  # only the first five passwords were checked
@@ -59,11 +59,11 @@ def test_past_the_limit_the_form_says_how_long_to_wait_and_ignores_even_the_righ
     owner, client
 ):
     for _ in range(5):
-        response = log_in(client, "owner", "wrong")
+        response = post_log_in(client, "owner", "wrong")
         assert response.status_code == 200
         assert "enter a correct username and password" in response.content.decode()
     with mock.patch("django.contrib.auth.forms.authenticate") as checked:
-        response = log_in(client, "owner", PASSWORD)
+        response = post_log_in(client, "owner", PASSWORD)
     assert not checked.called and not logged_in(client)
     assert response.status_code == 429
     assert response["Retry-After"] == "900"
@@ -78,56 +78,56 @@ def test_past_the_limit_the_form_says_how_long_to_wait_and_ignores_even_the_righ
 def test_the_wait_ends_with_the_window_and_is_not_a_lock(owner, client):
     with mock.patch("time.time", return_value=1_000_000.0):
         for _ in range(6):
-            log_in(client, "owner", "wrong")
+            post_log_in(client, "owner", "wrong")
     with mock.patch("time.time", return_value=1_000_000.0 + 600):
-        response = log_in(client, "owner", PASSWORD)
+        response = post_log_in(client, "owner", PASSWORD)
         assert response.status_code == 429 and "wait 5 minutes" in response.content.decode()
     with mock.patch("time.time", return_value=1_000_000.0 + 901):
-        response = log_in(client, "owner", PASSWORD)
+        response = post_log_in(client, "owner", PASSWORD)
     assert response.status_code == 302 and logged_in(client)
 
 
 def test_a_successful_log_in_clears_the_accounts_count(owner, client):
     for _ in range(4):
-        log_in(client, "owner", "wrong")
-    assert log_in(client, "owner", PASSWORD).status_code == 302
+        post_log_in(client, "owner", "wrong")
+    assert post_log_in(client, "owner", PASSWORD).status_code == 302
     Client().post(reverse("logout"))
     again = Client()
-    statuses = [log_in(again, "owner", "wrong").status_code for _ in range(6)]
+    statuses = [post_log_in(again, "owner", "wrong").status_code for _ in range(6)]
     assert statuses == [200] * 5 + [429]
 
 
 def test_the_account_is_counted_whatever_the_case_of_its_name(owner, client):
     for name in ["owner", "OWNER", "Owner ", "oWnEr", "owner"]:
-        log_in(client, name, "wrong")
-    assert log_in(client, "owner", PASSWORD).status_code == 429
+        post_log_in(client, name, "wrong")
+    assert post_log_in(client, "owner", PASSWORD).status_code == 429
 
 
 def test_one_address_is_limited_across_accounts_and_others_are_not(db, client, settings):
     for n in range(20):
-        assert log_in(client, f"nobody{n}", "wrong").status_code == 200
-    response = log_in(client, "someone-else", "wrong")
+        assert post_log_in(client, f"nobody{n}", "wrong").status_code == 200
+    response = post_log_in(client, "someone-else", "wrong")
     assert response.status_code == 429
     assert "Too many failed attempts from your network" in response.content.decode()
     User.objects.create_user("fresh", password=PASSWORD)
     elsewhere = Client(REMOTE_ADDR="198.51.100.7")
-    assert log_in(elsewhere, "fresh", PASSWORD).status_code == 302
+    assert post_log_in(elsewhere, "fresh", PASSWORD).status_code == 302
 
 
 def test_x_forwarded_for_counts_only_when_the_proxy_is_trusted(db, settings):
     settings.LOGIN_FAILURES_PER_ADDRESS = 3
     client = Client()
     for n in range(3):  # a new made-up address each time does not help
-        log_in(client, f"x{n}", "wrong", HTTP_X_FORWARDED_FOR=f"203.0.113.{n}")
-    assert log_in(client, "y", "wrong", HTTP_X_FORWARDED_FOR="203.0.113.99").status_code == 429
+        post_log_in(client, f"x{n}", "wrong", HTTP_X_FORWARDED_FOR=f"203.0.113.{n}")
+    assert post_log_in(client, "y", "wrong", HTTP_X_FORWARDED_FOR="203.0.113.99").status_code == 429
 
     settings.TRUST_X_FORWARDED_FOR = True
     proxy = Client(REMOTE_ADDR="10.0.0.2")
     hop = "203.0.113.5, 10.0.0.1"
     for n in range(3):
-        log_in(proxy, f"z{n}", "wrong", HTTP_X_FORWARDED_FOR=hop)
-    assert log_in(proxy, "z", "wrong", HTTP_X_FORWARDED_FOR=hop).status_code == 429
-    other = log_in(proxy, "z", "wrong", HTTP_X_FORWARDED_FOR="203.0.113.6, 10.0.0.1")
+        post_log_in(proxy, f"z{n}", "wrong", HTTP_X_FORWARDED_FOR=hop)
+    assert post_log_in(proxy, "z", "wrong", HTTP_X_FORWARDED_FOR=hop).status_code == 429
+    other = post_log_in(proxy, "z", "wrong", HTTP_X_FORWARDED_FOR="203.0.113.6, 10.0.0.1")
     assert other.status_code == 200
 
 
@@ -159,13 +159,13 @@ def test_client_address_counts_ipv6_by_its_64(rf, settings):
 def test_limits_come_from_settings_and_zero_turns_one_off(owner, client, settings):
     settings.LOGIN_FAILURES_PER_ACCOUNT = 2
     settings.LOGIN_FAILURE_WINDOW = 60
-    statuses = [log_in(client, "owner", "wrong").status_code for _ in range(3)]
+    statuses = [post_log_in(client, "owner", "wrong").status_code for _ in range(3)]
     assert statuses == [200, 200, 429]
-    assert "wait 1 minute and" in log_in(client, "owner", "wrong").content.decode()
+    assert "wait 1 minute and" in post_log_in(client, "owner", "wrong").content.decode()
     cache.clear()
     settings.LOGIN_FAILURES_PER_ACCOUNT = 0
     settings.LOGIN_FAILURES_PER_ADDRESS = 0
-    assert {log_in(client, "owner", "wrong").status_code for _ in range(30)} == {200}
+    assert {post_log_in(client, "owner", "wrong").status_code for _ in range(30)} == {200}
 
 
 def test_the_admin_log_in_is_throttled_too(db, client):

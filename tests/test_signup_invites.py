@@ -236,3 +236,8 @@ def test_a_club_nights_players_all_log_in_from_the_clubs_wifi(db, settings):
         reverse("login"), {"username": "player0", "password": "wrong"}
     )
     assert typo.status_code == 200
+
+
+@pytest.fixture(autouse=True)
+def _no_printing_ahead(no_printing_ahead):
+    """This module runs background work for mail and counts, never for PDFs."""

@@ -5,8 +5,6 @@ poppler-utils) uses the French terms too. The language stays after logging out a
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -17,18 +15,10 @@ from playwright.sync_api import Page, expect
 from accounts.models import Profile
 from tests.browser.builder import no_horizontal_scroll, print_from_menu
 from tests.conftest import PASSWORD
+from tests.helpers.pdf import pdftotext
 
 pytestmark = pytest.mark.browser
 SHOTS = Path("/tmp/gangfight-shots")
-
-
-def pdf_text(pdf: bytes, tmp_path: Path) -> str:
-    assert shutil.which("pdftotext"), "apt-get install poppler-utils"
-    path = tmp_path / "cards.pdf"
-    path.write_bytes(pdf)
-    return subprocess.run(
-        ["pdftotext", "-layout", str(path), "-"], check=True, capture_output=True, text=True
-    ).stdout
 
 
 def shoot(page: Page, name: str) -> None:
@@ -80,7 +70,7 @@ def test_a_french_club_player_builds_reads_and_prints_in_french(page: Page, live
     page.set_viewport_size({"width": 375, "height": 812})
 
     # The cards, printed: the French book's terms.
-    text = pdf_text(print_from_menu(page, "cards"), tmp_path)
+    text = pdftotext(print_from_menu(page, "cards"))
     assert "Big Jim" in text
     assert "Chef" in text
     assert "Homme de main" in text or "Professionnel" in text

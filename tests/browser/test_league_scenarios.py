@@ -13,11 +13,11 @@ from tests.browser.builder import log_in, no_horizontal_scroll
 from tests.test_league_views import (  # noqa: F401 - fixtures
     ann,
     bob,
-    club,
+    club_details,
     cy,
     league,
     match,
-    organiser,
+    members,
     regs,
     running,
     sides,

@@ -133,22 +133,14 @@ def axe_violations(page) -> list[str]:
     return list(found)
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("role", ["visitor", "player", "organiser"])
-def test_every_page_looks_right(browser, live_server, world, role, language):
-    client, urls = pages_for(role, world)
-    urls.append("/no/such/page/")  # the 404 page is a page too
-    assert len(urls) >= (8 if role == "visitor" else 40), urls
+def look_at(browser, live_server, world, client, urls, role: str, language: str) -> dict:
+    """Each page in ``language`` as the role sees it: {url: what is wrong}."""
     context = browser.new_context(viewport={"width": 375, "height": 812}, bypass_csp=True)
     host = urlsplit(live_server.url).hostname
     cookies = [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language}]
     if role != "visitor":
-        cookies.append(
-            {
-                "name": settings.SESSION_COOKIE_NAME,
-                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-            }
-        )
+        session = client.cookies[settings.SESSION_COOKIE_NAME].value
+        cookies.append({"name": settings.SESSION_COOKIE_NAME, "value": session})
     context.add_cookies([{**c, "domain": host, "path": "/"} for c in cookies])
     page = context.new_page()
     page.set_default_timeout(15_000)
@@ -158,6 +150,7 @@ def test_every_page_looks_right(browser, live_server, world, role, language):
     messages = english_messages() if language == "fr" else None
     folder = ARTIFACTS / f"{role}-{language}"
     folder.mkdir(parents=True, exist_ok=True)
+    lang = "fr" if language == "fr" else "en-gb"
     problems: dict[str, list[str]] = {}
     for url in urls:
         found: list[str] = []
@@ -169,9 +162,7 @@ def test_every_page_looks_right(browser, live_server, world, role, language):
             found.append(f"answered {response and response.status}, not {expected}")
         if not page.locator("main").inner_text().strip():
             found.append("the page shows nothing in <main>")
-        if page.evaluate("document.documentElement.lang") != (
-            "fr" if language == "fr" else "en-gb"
-        ):
+        if page.evaluate("document.documentElement.lang") != lang:
             found.append(f"<html lang> is {page.evaluate('document.documentElement.lang')}")
         for width in WIDTHS:
             page.set_viewport_size({"width": width, "height": 812})
@@ -185,8 +176,19 @@ def test_every_page_looks_right(browser, live_server, world, role, language):
         status_404 = "the server responded with a status of 404"
         found += [f"console: {e}" for e in errors if not (expected == 404 and status_404 in e)]
         if found:
-            problems[url] = found
+            problems[f"{url} ({language})"] = found
     context.close()
+    return problems
+
+
+@pytest.mark.parametrize("role", ["visitor", "player", "organiser"])
+def test_every_page_looks_right(browser, live_server, world, role):
+    client, urls = pages_for(role, world)
+    urls.append("/no/such/page/")  # the 404 page is a page too
+    assert len(urls) >= (8 if role == "visitor" else 40), urls
+    problems = {}
+    for language in LANGUAGES:
+        problems |= look_at(browser, live_server, world, client, urls, role, language)
     assert not problems, "\n".join(
         f"{url}:\n  " + "\n  ".join(found) for url, found in sorted(problems.items())
     )

@@ -27,6 +27,13 @@ def bwg2_kinds():
     return get_editor("bwg2").content_kinds
 
 
+def loaded(page: Page, url: str, status: int = 200) -> None:
+    """Open ``url`` and check it is the page asked for, drawn (a 404 page "fits" too)."""
+    response = page.goto(url)
+    assert response is not None and response.status == status, (url, response and response.status)
+    assert page.locator("main").inner_text().strip(), f"{url}: nothing in <main>"
+
+
 def overflow(page: Page) -> int:
     return page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
 
@@ -89,7 +96,7 @@ def test_every_page_fits_a_phone(page: Page, live_server):
         reverse("league_public", args=[league.public_token]),
     ]
     for url in anonymous_pages:
-        page.goto(live_server.url + url)
+        loaded(page, live_server.url + url)
         assert overflow(page) <= 0, url
 
     page.goto(live_server.url + reverse("login"))
@@ -134,5 +141,5 @@ def test_every_page_fits_a_phone(page: Page, live_server):
         "/no/such/page/",
     ]
     for url in user_pages:
-        page.goto(live_server.url + url)
+        loaded(page, live_server.url + url, 404 if url == "/no/such/page/" else 200)
         assert overflow(page) <= 0, url

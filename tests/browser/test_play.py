@@ -74,7 +74,7 @@ def hit(page: Page, victim: str, amount: int, by: str) -> None:
     row.locator(f'[data-testid="wound-{amount}"]').click()
 
 
-def settled(page: Page, version: int) -> None:
+def table_settled(page: Page, version: int) -> None:
     expect(page.locator("#play-table")).to_have_attribute("data-version", str(version))
 
 
@@ -125,7 +125,7 @@ def test_two_phones_track_a_rivals_encounter_to_a_confirmed_record(phones, live_
 
     # James wounds Red Jack and Jesse for 3 actions each (a Drifter now); Alice sees it.
     hit(bob, "Red Jack", 3, "James")
-    settled(bob, 1)
+    table_settled(bob, 1)
     # the cause chosen stays chosen (wounded by James, then put out by James)
     expect(tracker(bob, "Red Jack").locator('[data-testid="cause"]')).to_have_value(
         tracker(bob, "Red Jack")
@@ -133,7 +133,7 @@ def test_two_phones_track_a_rivals_encounter_to_a_confirmed_record(phones, live_
         .get_attribute("value")
     )
     hit(bob, "Jesse", 3, "James")
-    settled(bob, 2)
+    table_settled(bob, 2)
     expect(value(alice, "Red Jack", "actions")).to_have_text("1", timeout=WAIT)
     expect(value(alice, "Jesse", "actions")).to_have_text("1", timeout=WAIT)
     # Sarah's Belly Wound (2 actions), its counter turned to the red side, then the kill.
@@ -150,7 +150,7 @@ def test_two_phones_track_a_rivals_encounter_to_a_confirmed_record(phones, live_
     }
     assert len(xs) == 1, xs
     hit(alice, "James", 2, "Sarah")
-    settled(alice, 3)
+    table_settled(alice, 3)
     expect(tracker(alice, "James").locator('[data-testid="wound"]')).to_have_count(1)
     more(alice, "James").locator('[data-testid="more"]').click()  # closed again
     assert minus.evaluate(where) == before
@@ -165,9 +165,9 @@ def test_two_phones_track_a_rivals_encounter_to_a_confirmed_record(phones, live_
     )
     # A mistaken tap, undone with one tap.
     tracker(alice, "Clay").locator('[data-testid="minus-actions"]').click()
-    settled(alice, 6)
+    table_settled(alice, 6)
     alice.click('[data-testid="undo"]')
-    settled(alice, 7)
+    table_settled(alice, 7)
     expect(value(alice, "Clay", "actions")).to_have_text("5")  # Built like an outhouse
     alice.click('[data-testid="end-game"]')
     alice.click('[data-testid="winner-a"]')
@@ -234,13 +234,13 @@ def test_a_league_game_ends_in_a_confirmed_match_report(phones, live_server):
     # Ben's leader loses every Health box and goes out of action: Ann scores him (5 VP).
     for n in range(4):
         leader.locator('[data-testid="minus-hp"]').click()
-        settled(b, n + 1)
+        table_settled(b, n + 1)
     leader.locator('[data-testid="more"]').click()
     leader.locator('[data-testid="status-out"]').click()
-    settled(b, 5)
+    table_settled(b, 5)
     expect(leader.locator('[data-testid="status"]')).to_contain_text("Out of action")
     b.click('[data-testid="vp-plus-b"]')  # an objective
-    settled(b, 6)
+    table_settled(b, 6)
     expect(a.locator('[data-testid="vp-b"] b')).to_have_text("1", timeout=WAIT)
     assert no_horizontal_scroll(a) and no_horizontal_scroll(b)
     a.click('[data-testid="end-game"]')
@@ -283,7 +283,7 @@ def test_taps_made_offline_arrive_in_order_none_lost_none_doubled(page: Page, li
     assert TapEvent.objects.count() == 0
     page.context.set_offline(False)
     expect(offline).to_be_hidden(timeout=WAIT)
-    settled(page, 3)
+    table_settled(page, 3)
     taps = list(TapEvent.objects.order_by("seq").values_list("kind", "data"))
     assert taps == [
         ("wound", {"member": "a/2", "amount": 1, "by": ""}),
@@ -298,8 +298,8 @@ def test_taps_made_offline_arrive_in_order_none_lost_none_doubled(page: Page, li
     expect(offline).to_contain_text("1 tap waiting")
     page.unroute("**/tap/")
     page.reload()
-    settled(page, 4)
+    table_settled(page, 4)
     expect(value(page, "Luke", "actions")).to_have_text("3")
     page.reload()
-    settled(page, 4)
+    table_settled(page, 4)
     assert TapEvent.objects.count() == 4

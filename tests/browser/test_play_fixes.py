@@ -12,7 +12,7 @@ from builder.services import import_gang
 from play import services
 from play.models import Game, TapEvent
 from tests.browser.builder import log_in, no_horizontal_scroll
-from tests.browser.test_play import WAIT, roster, settled, shot, tracker, value
+from tests.browser.test_play import WAIT, roster, shot, table_settled, tracker, value
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.browser
@@ -59,7 +59,7 @@ def test_an_offline_tap_shows_at_once_and_the_banner_follows_the_scroll(page: Pa
     assert TapEvent.objects.count() == 0
     page.context.set_offline(False)
     expect(banner).to_be_hidden(timeout=WAIT)
-    settled(page, 1)
+    table_settled(page, 1)
     expect(value(page, "Clay", "actions")).to_have_text("4")
     expect(clay.locator('[data-testid="waiting"]')).to_have_count(0)
     event = TapEvent.objects.get()

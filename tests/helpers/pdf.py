@@ -53,6 +53,21 @@ def flat(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
+def pdf_words(content: bytes) -> str:
+    """Every page's text with its white space squeezed to single spaces: ``flat(pdf_text)``."""
+    return flat(pdf_text(content))
+
+
+def pdftotext(content: bytes, *, layout: bool = True) -> str:
+    """What poppler's pdftotext reads off the PDF (``-layout``: as laid out on the page)."""
+    assert shutil.which("pdftotext"), "pdftotext is missing: apt-get install poppler-utils"
+    with tempfile.TemporaryDirectory() as folder:
+        source = Path(folder) / "in.pdf"
+        source.write_bytes(content)
+        command = ["pdftotext", *(["-layout"] if layout else []), str(source), "-"]
+        return subprocess.run(command, check=True, capture_output=True, text=True).stdout
+
+
 def page_sizes_mm(content: bytes) -> list[tuple[float, float]]:
     """Each page's width and height in millimetres."""
     return [
