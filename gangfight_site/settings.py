@@ -276,6 +276,9 @@ EMAIL_CONFIRMATION_SECONDS = env_int("EMAIL_CONFIRMATION_SECONDS", 3 * 24 * 3600
 # What waits on a user (notifications/): changes within this many seconds go out as one
 # mail; the header's count is recomputed at least this often (seconds).
 NOTIFICATIONS_BATCH_SECONDS = env_int("NOTIFICATIONS_BATCH_SECONDS", 300)
+# ... but a mail leaves at most this many seconds after the first change not mailed yet,
+# however busy a league keeps everyone's window (never less than the batch window).
+NOTIFICATIONS_MAX_WAIT_SECONDS = env_int("NOTIFICATIONS_MAX_WAIT_SECONDS", 600)
 NOTIFICATIONS_COUNT_SECONDS = env_int("NOTIFICATIONS_COUNT_SECONDS", 300)
 
 # Security headers (gangfight_site/middleware.py). No inline scripts anywhere; style

@@ -26,7 +26,20 @@ def test_readme_starts_with_the_serve_command_and_the_test_command():
     serve, test = readme_commands()[:2]
     install_uv = "PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install -q uv && "
     assert serve.startswith(install_uv) and serve.endswith("manage.py serve")
-    assert test.startswith(install_uv) and test.endswith(" pytest")
+    assert test == "bash .ci/test"
+
+
+def test_the_test_command_installs_what_it_needs_then_runs_pytest_over_every_cpu():
+    """.ci/test is all a newcomer needs: it installs the Debian packages the tests use
+    when they are missing, and uv, then runs pytest with pytest-xdist."""
+    script = ROOT / ".ci" / "test"
+    text = script.read_text()
+    assert os.access(script, os.X_OK)
+    assert subprocess.run(["bash", "-n", str(script)], check=False).returncode == 0
+    for package in ("chromium", "redis-server", "gettext", "poppler-utils", "libpango"):
+        assert package in text, package
+    assert "pip install -q uv" in text
+    assert 'pytest -n "${TEST_WORKERS:-auto}"' in text
 
 
 def test_ci_runs_the_readmes_test_command_word_for_word():

@@ -1125,7 +1125,7 @@ def _play_notes(m: MemberReport) -> list[str]:
 class Bwg1:
     id = "bwg1"
     name = "Blackwater Gulch v1.1.2"
-    short_name = "Blackwater Gulch 1"
+    short_name = "Blackwater Gulch v1.1.2"  # its edition is its name (issue 25: one name)
     seed = SEED
     # The languages the book's own texts exist in (seed 002 is the French edition; the
     # English texts are ours, from it): rules.base.text_language().
