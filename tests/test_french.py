@@ -3,17 +3,9 @@ messages, and the engine speaks French under Django's active language, with the 
 of the French rulebook (seed 002); English is unchanged.
 
 The makemessages test needs GNU gettext (xgettext, msgmerge: Debian's `gettext` package),
-as Django's makemessages does. The catalogue holds the engine's messages (rules/) for now;
-update it with::
-
-    python manage.py makemessages -l fr --no-obsolete --ignore=.venv --ignore=tests \
-        --ignore=templates --ignore=builder --ignore=campaigns --ignore=gangfight_site \
-        --ignore=benchmarks --ignore=accounts --ignore=notifications \
-        '--ignore=play/*.py' '--ignore=play/*.html' '--ignore=play/*.txt' --ignore=static \
-        --ignore=docs --ignore=fixtures
-    # (the play app by its files: a bare --ignore=play would leave out rules/play too)
-    # translate every new entry (no fuzzy entry may stay), then
-    python manage.py compilemessages -l fr --ignore=.venv
+as Django's makemessages does. Update the catalogue with the README's commands ("Adding or
+changing a message"): they leave out tests/, .venv*, mutants/ (a mutation run's copies of
+rules/, with mutated strings) and the other folders that hold no message of the site's.
 """
 
 from __future__ import annotations

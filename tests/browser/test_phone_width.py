@@ -76,8 +76,8 @@ def test_every_page_fits_a_phone(page: Page, live_server):
         for n in (1, 2)
     )
     for one in (league, paired):
-        for player, gang in zip(players, gangs, strict=True):
-            leagues.register(one, player, gang)
+        for player, their_gang in zip(players, gangs, strict=True):
+            leagues.register(one, player, their_gang)
         leagues.next_round(one)
     match = league.round_set.get().pairings.get(b__isnull=False)
     bye = league.round_set.get().pairings.get(b__isnull=True)
