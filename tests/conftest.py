@@ -60,6 +60,19 @@ def default_language_after_each_test():
     translation.deactivate()
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix) -> None:
+    """On PostgreSQL, the test databases don't wait for the disk at each commit
+    (``synchronous_commit=off``: a crash could lose the last transactions, which a test
+    database never minds); the live-server and thread tests commit thousands of times."""
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if database["ENGINE"].endswith("postgresql"):
+        options = database.setdefault("OPTIONS", {})
+        options["options"] = (options.get("options", "") + " -c synchronous_commit=off").strip()
+
+
 @pytest.fixture(autouse=True)
 def empty_default_cache():
     """The default cache (local memory, without REDIS_URL) lives as long as the process:
