@@ -29,10 +29,10 @@ SLOW = ("browser", "test_background_celery.py", "test_notification_timing.py")
 
 def pytest_collection_modifyitems(config, items) -> None:
     """Mark each test that touches the database ``database`` (and a browser test
-    ``browser``; the tests that look at every page and PDF ``looks``): CI runs the whole
-    suite on SQLite, and again on PostgreSQL the ``database`` tests but the ``looks``
-    ones (.ci/run), since the others never meet a database and what is drawn does not
-    depend on it. The slowest tests go first (pytest-xdist then spreads them)."""
+    ``browser``; the tests that look at every page and PDF ``looks``): CI runs each test
+    once (.ci/run): the ``database`` tests but the ``looks`` ones on PostgreSQL, and the
+    others on SQLite, since they never meet a database or what they draw does not depend
+    on it. The slowest tests go first (pytest-xdist then spreads them)."""
     for item in items:
         names = set(getattr(item, "fixturenames", ()))
         if names & DATABASE_FIXTURES or item.get_closest_marker("django_db"):

@@ -8,19 +8,11 @@ import re
 import pytest
 from django.contrib.auth.models import User
 from django.core import mail
-from django.core.cache import cache
 from django.urls import reverse
 
 from tests.conftest import PASSWORD
 
 NEW = "A-brand-new-pa55word"
-
-
-@pytest.fixture(autouse=True)
-def empty_cache():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture

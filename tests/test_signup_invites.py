@@ -14,7 +14,6 @@ from urllib.parse import parse_qs, quote, urlsplit
 import pytest
 from django.contrib.auth.models import User
 from django.core import mail
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
@@ -22,14 +21,6 @@ from campaigns import services as campaign_services
 from campaigns.leagues import services as leagues
 from campaigns.leagues.models import ClubMember
 from tests.conftest import PASSWORD
-
-
-@pytest.fixture(autouse=True)
-def empty_cache():
-    """Log-in attempts are counted in the cache (throttling): each test starts afresh."""
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture

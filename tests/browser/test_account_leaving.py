@@ -65,7 +65,12 @@ def test_this_wasnt_me_puts_the_old_address_back_and_logs_everyone_out(browser, 
     jane.email = "new@example.org"  # the intruder changed it (tests/test_account_email.py
     jane.save()  # checks that the mail to the old address carries this link)
     token = signing.dumps(
-        {"u": jane.pk, "old": "old@example.org", "new": "new@example.org"},
+        {
+            "u": jane.pk,
+            "old": "old@example.org",
+            "new": "new@example.org",
+            "s": accounts._revert_stamp(jane),  # the account as the mailed link found it
+        },
         salt=accounts.REVERT_SALT,
     )
 

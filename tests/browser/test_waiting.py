@@ -43,8 +43,9 @@ def shot(page: Page, name: str) -> None:
 
 
 @pytest.fixture
-def threads(settings):
-    """The real background worker: the header's count is made by it, as in production."""
+def threads(settings, no_printing_ahead):
+    """The real background worker: the header's count is made by it, as in production
+    (the gangs' PDFs are not printed ahead: they would hold the worker for seconds)."""
     settings.BACKGROUND_TASKS = "thread"
     cache.clear()
     yield
