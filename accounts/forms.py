@@ -11,8 +11,30 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from gangfight_site import background
+from gangfight_site import background, links
 from gangfight_site.throttle import Attempt, attempt
+
+
+def throttle_address_mail(request, email: str, user=None) -> Attempt:
+    """Count a mail asked for ``email`` (a confirmation, or an "address taken" notice):
+    per address typed, per account asking and per client address, like a password reset
+    (gangfight_site/throttle.py, scope "email-change"), so nobody can fill someone's
+    mailbox from one account or many."""
+    return attempt(request, email, scope="email-change", user=user)
+
+
+def address_mail_refused(counted: Attempt) -> forms.ValidationError:
+    minutes = max(1, -(-counted.wait_seconds // 60))
+    message = ngettext(
+        "Too many mails were asked for this address or from your account. Wait "
+        "%(minutes)d minute and try again, or look for the mail already sent (and in your "
+        "spam folder).",
+        "Too many mails were asked for this address or from your account. Wait "
+        "%(minutes)d minutes and try again, or look for the mail already sent (and in your "
+        "spam folder).",
+        minutes,
+    )
+    return forms.ValidationError(message, code="throttled", params={"minutes": minutes})
 
 
 def email_taken(email: str, *, other_than=None) -> bool:
@@ -43,9 +65,25 @@ class SignUpForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         fields = ("username",)
 
+    throttled: Attempt | None = None
+
+    def __init__(self, *args, request=None, **kwargs) -> None:
+        self.request = request
+        super().__init__(*args, **kwargs)
+
     def clean_email(self) -> str:
         email = self.cleaned_data.get("email", "").strip()
         return BaseUserManager.normalize_email(email) if email else ""
+
+    def clean(self):
+        cleaned = super().clean()
+        email = cleaned.get("email")
+        if email and not self.errors:  # a mail will go: counted like an email change
+            counted = throttle_address_mail(self.request, email)
+            if counted.blocked:
+                self.throttled = counted
+                self.add_error("email", address_mail_refused(counted))
+        return cleaned
 
 
 class PasswordAgainMixin:
@@ -83,10 +121,22 @@ class EmailChangeForm(PasswordAgainMixin, forms.Form):
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )
 
+    throttled: Attempt | None = None
+
     def __init__(self, user, *args, request=None, **kwargs) -> None:
         self.user, self.request = user, request
         super().__init__(*args, **kwargs)
         self.fields["email"].widget.attrs["autocomplete"] = "email"
+
+    def clean(self):
+        cleaned = super().clean()
+        email = cleaned.get("email")
+        if email and not self.errors:  # the password was right: a mail will go
+            counted = throttle_address_mail(self.request, email, user=self.user)
+            if counted.blocked:
+                self.throttled = counted
+                self.add_error("email", address_mail_refused(counted))
+        return cleaned
 
     def clean_email(self) -> str:
         email = BaseUserManager.normalize_email(self.cleaned_data["email"].strip())
@@ -136,7 +186,9 @@ class ThrottledPasswordResetForm(PasswordResetForm):
         to_email,
         html_email_template_name=None,
     ) -> None:
-        """The mail, written now and sent in the background (accounts/tasks.py)."""
+        """The mail, written now and sent in the background (accounts/tasks.py); its link
+        made from SITE_URL, never from the request's Host (gangfight_site/links.py)."""
+        context = {**context, **links.protocol_and_domain(self.request)}
         subject = "".join(render_to_string(subject_template_name, context).splitlines())
         body = render_to_string(email_template_name, context)
         background.submit("accounts.tasks.send_mail", subject=subject, body=body, to=[to_email])

@@ -37,9 +37,11 @@ from django.db.models import Q
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from accounts import names
 from accounts.forms import email_taken
 from accounts.language import language_of
 from accounts.models import Profile
@@ -55,7 +57,7 @@ from rules.roster import write_roster
 
 EMAIL_SALT = "accounts.email-change"
 REVERT_SALT = "accounts.email-revert"
-FORMER_MEMBER = "former member #{pk}"  # spaces and "#": no one can sign up with such a name
+FORMER_MEMBER = names.FORMER_MEMBER  # spaces and "#": no one can sign up with such a name
 
 
 class AccountError(ValueError):
@@ -140,7 +142,9 @@ def confirm_email_change(user, token: str, revert_link: Callable[[str], str] | N
         locked.save(update_fields=["email"])
     user.email = email
     if old:
-        token = signing.dumps({"u": user.pk, "old": old, "new": email}, salt=REVERT_SALT)
+        token = signing.dumps(
+            {"u": user.pk, "old": old, "new": email, "s": _revert_stamp(locked)}, salt=REVERT_SALT
+        )
         days = max(1, settings.EMAIL_CONFIRMATION_SECONDS // 86400)
         context = {
             "user": user,
@@ -151,6 +155,12 @@ def confirm_email_change(user, token: str, revert_link: Callable[[str], str] | N
         }
         _send("email_changed", context, old)
     return email
+
+
+def _revert_stamp(user) -> str:
+    """The account as a "this wasn't me" link found it: its address and password. A link
+    works only while both are as they were (so once: using it changes both)."""
+    return salted_hmac(REVERT_SALT, f"{user.pk}:{user.email}:{user.password}").hexdigest()[:32]
 
 
 def read_email_revert(token: str) -> tuple[Any, str, str]:
@@ -177,6 +187,14 @@ def read_email_revert(token: str) -> tuple[Any, str, str]:
         raise AccountError(_("This link is not valid. Copy the whole link from the mail."))
     if (user.email or "").casefold() == str(data.get("old", "")).casefold():
         raise AccountError(_("This link was used already: the account has this address again."))
+    if not constant_time_compare(str(data.get("s", "")), _revert_stamp(user)):
+        raise AccountError(
+            _(
+                "This link no longer works: the account's address or password has changed "
+                "since it was sent. If someone else has your account, ask your club's "
+                "organiser or the site's admin for help."
+            )
+        )
     return user, str(data["old"]), str(data["new"])
 
 
@@ -186,15 +204,14 @@ def revert_email_change(token: str) -> Any:
     password's hash on each request); the owner sets a new password by a reset mailed to
     their own address (a random password, not an unusable one: Django mails no reset for
     an unusable password).
-    One use: afterwards the address is the old one again. It works even if the address was
-    changed again since (someone who took the account may change it twice, and the second
-    notice would go to an address of theirs)."""
+    One use, and only while the account is as the link found it: a later change of address
+    or password (the owner's own, or the link's use) makes it void (issue 27: it used to
+    work again after the owner moved on to a third address on purpose)."""
     User = get_user_model()
     with transaction.atomic():
         user, old, _new = read_email_revert(token)
         user = User.objects.select_for_update().get(pk=user.pk)
-        if (user.email or "").casefold() == old.casefold():
-            raise AccountError(_("This link was used already: the account has this address again."))
+        read_email_revert(token)  # again, the row locked: nothing changed meanwhile
         user.email = old
         user.set_password(secrets.token_urlsafe(32))
         user.save(update_fields=["email", "password"])
@@ -539,5 +556,5 @@ def deletion_plan(user) -> dict[str, Any]:
         "counts": owned_counts(user),
         "campaigns": campaigns,
         "clubs": clubs,
-        "former_name": former_member_name(user),
+        "former_name": names.shown_username(former_member_name(user), user.pk),
     }

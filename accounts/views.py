@@ -19,6 +19,7 @@ from django.views.decorators.http import require_http_methods
 from accounts import services
 from accounts.forms import DeleteAccountForm, EmailChangeForm, ThrottledPasswordResetForm
 from accounts.links import safe_next
+from gangfight_site import links
 
 PAGE = ["GET", "HEAD", "POST"]
 
@@ -40,7 +41,7 @@ def email_change(request: HttpRequest) -> HttpResponse:
         services.offer_address(
             request.user,
             email,
-            lambda token: request.build_absolute_uri(reverse("email_confirm", args=[token])),
+            lambda token: links.absolute(reverse("email_confirm", args=[token]), request),
         )
         messages.success(
             request,
@@ -51,7 +52,8 @@ def email_change(request: HttpRequest) -> HttpResponse:
             % {"email": email, "user": request.user.get_username()},
         )
         return redirect("account")
-    return render(request, "accounts/email_change.html", {"form": form})
+    status = 429 if form.throttled is not None else 200
+    return render(request, "accounts/email_change.html", {"form": form}, status=status)
 
 
 @never_cache
@@ -66,7 +68,7 @@ def email_confirm(request: HttpRequest, token: str) -> HttpResponse:
             email = services.confirm_email_change(
                 request.user,
                 token,
-                lambda revert: request.build_absolute_uri(reverse("email_revert", args=[revert])),
+                lambda revert: links.absolute(reverse("email_revert", args=[revert]), request),
             )
         except services.AccountError as error:
             return render(request, "accounts/email_confirm.html", {"error": str(error)})

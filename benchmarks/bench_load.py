@@ -1,6 +1,7 @@
 """A mixed load on a real server: do PDFs slow down the rest of the site?
 
     uv run python benchmarks/bench_load.py [--seconds 180] [--clients 16] [--workers 3]
+    uv run python benchmarks/bench_load.py --proxy none     # clients straight to gunicorn
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test uv run python benchmarks/bench_load.py
 
 Loopback only, bounded in time. It builds a throwaway database (a SQLite file in a
@@ -18,6 +19,18 @@ mix of what players do:
   anonymous visitor of the share link would ask. A refusal of the render gate (503 busy,
   429 one-at-a-time) is counted apart, and the client waits its Retry-After.
 
+By default (``--proxy python``) the clients reach gunicorn through a small reverse proxy
+of this file's own (``serve_proxy``, in a process of its own), as in the README's
+production recipe: it listens on 127.0.0.1, sets ``X-Forwarded-For`` to the address the
+client connected from (nginx's ``$remote_addr``) and ``X-Forwarded-Proto``, and gunicorn
+runs with ``TRUSTED_PROXIES=127.0.0.1`` and ``SITE_URL``. So every request reaches the app
+from 127.0.0.1, and only the trusted hop tells the clients apart (issue 27).
+
+Each refusal is sorted by what the gate said (every render place taken; the same PDF being
+made; one at a time for this client), and for each the render places held just after it
+are read from ``/proc/locks`` (a read: it takes no lock), to show whether the server was
+really busy.
+
 It runs twice: without PDFs in the mix, then with them, and prints requests per second,
 p50, p95, p99 and errors for each kind, as Markdown for docs/benchmarks.md.
 """
@@ -25,6 +38,7 @@ p50, p95, p99 and errors for each kind, as Markdown for docs/benchmarks.md.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import os
@@ -79,6 +93,80 @@ for i in range(clients):
 ls.next_round(league)
 print("SETUP " + json.dumps(out))
 """
+
+
+def serve_proxy(listen_port: int, upstream_port: int) -> None:
+    """A small reverse proxy (the README's nginx, in a few lines): each request is passed
+    to 127.0.0.1:``upstream_port`` with X-Forwarded-For set to the client's address (any
+    the client sent is replaced, as nginx's ``$remote_addr`` does) and X-Forwarded-Proto."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    hop_by_hop = {"connection", "keep-alive", "transfer-encoding", "proxy-connection"}
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args) -> None:  # quiet
+            pass
+
+        def forward(self) -> None:
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(length) if length else None
+            headers = {
+                k: v
+                for k, v in self.headers.items()
+                if k.lower() not in hop_by_hop and not k.lower().startswith("x-forwarded-")
+            }
+            headers["X-Forwarded-For"] = self.client_address[0]
+            headers["X-Forwarded-Proto"] = "http"
+            upstream = http.client.HTTPConnection(
+                "127.0.0.1", upstream_port, timeout=90, source_address=("127.0.0.1", 0)
+            )
+            upstream.request(self.command, self.path, body=body, headers=headers)
+            answer = upstream.getresponse()
+            data = answer.read()
+            upstream.close()
+            self.send_response_only(answer.status, answer.reason)
+            for name, value in answer.getheaders():
+                if name.lower() not in hop_by_hop and name.lower() != "content-length":
+                    self.send_header(name, value)
+            self.send_header("Content-Length", str(len(data)))
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(data)
+            self.close_connection = True
+
+        do_GET = do_POST = do_HEAD = forward
+
+    server = ThreadingHTTPServer(("127.0.0.1", listen_port), Handler)
+    server.daemon_threads = True
+    server.request_queue_size = 128
+    server.serve_forever()
+
+
+def places_held(lock_dir: Path) -> tuple[int, int]:
+    """(render places held, render places) in the gate's lock folder, read from
+    /proc/locks: a read, so it never takes a place itself."""
+    inodes = {}
+    for path in lock_dir.glob("render-*.lock"):
+        with contextlib.suppress(OSError):
+            inodes[path.stat().st_ino] = path.name
+    held = set()
+    with contextlib.suppress(OSError), open("/proc/locks") as locks:
+        for line in locks:
+            fields = line.split()
+            if len(fields) > 5 and "FLOCK" in fields:
+                inode = int(fields[5].rsplit(":", 1)[-1])
+                if inode in inodes:
+                    held.add(inode)
+    return len(held), len(inodes)
+
+
+REFUSALS = {
+    "every place taken": "Many PDFs are being made right now",
+    "same PDF being made": "This PDF is still being made",
+    "one at a time (429)": "A PDF you asked for is still being made",
+}
 
 
 def free_port() -> int:
@@ -169,10 +257,11 @@ class Client:
         return self.rng.choice(kinds)
 
 
-def run(port: int, setup: dict, clients: int, seconds: float, pdfs: bool) -> dict:
+def run(port: int, setup: dict, clients: int, seconds: float, pdfs: bool, lock_dir: Path) -> dict:
     times: dict[str, list[float]] = defaultdict(list)
     errors: dict[str, int] = defaultdict(int)
     refused: dict[str, int] = defaultdict(int)
+    why: dict[str, list[tuple[int, int]]] = defaultdict(list)  # reason: [(held, places)]
     stop = time.monotonic() + seconds
     lock = threading.Lock()
 
@@ -181,7 +270,7 @@ def run(port: int, setup: dict, clients: int, seconds: float, pdfs: bool) -> dic
         while time.monotonic() < stop:
             kind = client.pick()
             try:
-                status, headers, _data, took = getattr(client, kind.replace(" ", "_"))()
+                status, headers, data, took = getattr(client, kind.replace(" ", "_"))()
             except (OSError, http.client.HTTPException):
                 with lock:
                     errors[kind] += 1
@@ -189,6 +278,9 @@ def run(port: int, setup: dict, clients: int, seconds: float, pdfs: bool) -> dic
             with lock:
                 if kind == "pdf" and status in (429, 503) and headers.get("Retry-After"):
                     refused[kind] += 1
+                    text = data.decode("utf-8", "replace")
+                    reason = next((r for r, t in REFUSALS.items() if t in text), "other")
+                    why[reason].append(places_held(lock_dir))
                 elif status >= 400:
                     errors[kind] += 1
                 else:
@@ -206,6 +298,7 @@ def run(port: int, setup: dict, clients: int, seconds: float, pdfs: bool) -> dic
         "times": times,
         "errors": errors,
         "refused": refused,
+        "why": why,
         "took": time.monotonic() - started,
     }
 
@@ -235,6 +328,12 @@ def table(title: str, result: dict) -> str:
         f"{percentile(every, 0.99) * 1000:.0f} | {sum(result['errors'].values())} | "
         f"{sum(result['refused'].values())} |"
     )
+    for reason, held in sorted(result.get("why", {}).items()):
+        busy = sum(1 for n, places in held if places and n >= places)
+        rows.append(
+            f"\n- refused, {reason}: {len(held)}; every render place held just after: "
+            f"{busy} of {len(held)}"
+        )
     return "\n".join(rows)
 
 
@@ -243,7 +342,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=180)
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--workers", type=int, default=3)
+    parser.add_argument("--proxy", choices=["python", "none"], default="python")
+    parser.add_argument("--serve-proxy", nargs=2, type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.serve_proxy:
+        serve_proxy(*args.serve_proxy)
+        return
 
     work = Path(tempfile.mkdtemp(prefix="gangfight-load-"))
     env = {
@@ -256,7 +360,13 @@ def main() -> None:
         "PDF_LOCK_DIR": str(work / "locks"),
         "LOGIN_FAILURES_PER_ADDRESS": "0",
         "PYTHONPATH": str(ROOT),
+        "SITE_URL": "http://127.0.0.1",
     }
+    port = free_port()  # gunicorn's
+    front = port  # where the clients connect: the proxy's, or gunicorn's
+    if args.proxy == "python":
+        front = free_port()
+        env["TRUSTED_PROXIES"] = "127.0.0.1"
     server_db = os.environ.get("DATABASE_URL", "")
     if server_db.startswith("postgres"):
         base, _, _name = server_db.rpartition("/")
@@ -285,7 +395,12 @@ def main() -> None:
         text=True,
     )
     setup = json.loads(re.search(r"^SETUP (.*)$", made.stdout, re.M).group(1))
-    port = free_port()
+    proxy = None
+    if front != port:
+        proxy = subprocess.Popen(
+            [PYTHON, str(Path(__file__).resolve()), "--serve-proxy", str(front), str(port)],
+            cwd=ROOT,
+        )
     server = subprocess.Popen(
         [
             PYTHON,
@@ -306,19 +421,22 @@ def main() -> None:
     )
     try:
         deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.2)
+        for where in {port, front}:
+            while time.monotonic() < deadline:
+                try:
+                    socket.create_connection(("127.0.0.1", where), timeout=1).close()
+                    break
+                except OSError:
+                    time.sleep(0.2)
         print(
             f"{args.clients} clients, {args.workers} gunicorn workers, {os.cpu_count()} CPUs, "
-            f"{'PostgreSQL' if server_db.startswith('postgres') else 'SQLite'}\n"
+            f"{'PostgreSQL' if server_db.startswith('postgres') else 'SQLite'}, "
+            f"{'through the reverse proxy' if proxy else 'straight to gunicorn'}\n"
         )
-        without = run(port, setup, args.clients, args.seconds, pdfs=False)
+        locks = work / "locks"
+        without = run(front, setup, args.clients, args.seconds, pdfs=False, lock_dir=locks)
         print(table("Without PDFs", without) + "\n")
-        with_pdfs = run(port, setup, args.clients, args.seconds, pdfs=True)
+        with_pdfs = run(front, setup, args.clients, args.seconds, pdfs=True, lock_dir=locks)
         print(table("With PDFs in the mix", with_pdfs) + "\n")
         base = percentile(without["times"]["change"], 0.95)
         loaded = percentile(with_pdfs["times"]["change"], 0.95)
@@ -329,6 +447,9 @@ def main() -> None:
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=30)
+        if proxy is not None:
+            proxy.terminate()
+            proxy.wait(timeout=10)
         if server_db.startswith("postgres"):
             subprocess.run(
                 ["dropdb", "--if-exists", "-h", "127.0.0.1", "-U", "postgres", "gangfight_load"],

@@ -14,6 +14,7 @@ from django.db.models import F, Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from builder import models
 from builder.models import (
     ContentPack,
     DiceRoll,
@@ -28,8 +29,9 @@ from builder.tasks import schedule_prerender
 from rules import get_system
 from rules.roster import Problem, RosterFileError
 
-#: the catalogue page's pack, found by this name (so it stays English: data, not a message)
-MY_WEAPONS = "My weapons"
+#: the catalogue page's pack, found by this name (a key; shown in the reader's language:
+#: ContentPack.shown_name)
+MY_WEAPONS = models.MY_WEAPONS
 # A copy's name ("Copy of …"), an imported gang without a name and the pack an imported
 # roster's content goes to ("<the gang's name> content") are written in the language of
 # whoever makes them: messages in copy_gang and import_gang.
@@ -176,7 +178,7 @@ class ActionRefused(Exception):
     request changed it in between): ``form`` is the action checked again, with its errors."""
 
     def __init__(self, form=None, message: str = ""):
-        super().__init__(message or "the action no longer fits the gang")
+        super().__init__(message or _("The action no longer fits the gang: try again."))
         self.form = form
         self.message = message
 
@@ -304,7 +306,7 @@ def my_weapons_pack(owner, system: str = "bwg1") -> ContentPack:
         owner=owner,
         system=system,
         name=MY_WEAPONS,
-        defaults={"description": "Weapons you added to your catalogue."},
+        defaults={"description": models.MY_WEAPONS_DESCRIPTION},
     )
     if created:
         for gang in Gang.objects.filter(owner=owner, system=system):

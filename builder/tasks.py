@@ -54,9 +54,7 @@ def prerender_gang(*, gang_id: int, version: int) -> list[str]:
     gang = Gang.objects.filter(pk=gang_id).first()
     if gang is None or gang.version != version:
         return []
-    origin = printing.site_origin()
-    if not origin:  # no request seen yet, and no SITE_URL: the QR's address is unknown
-        return []
+    origin = printing.site_origin()  # SITE_URL (never a request's Host)
     # In the owner's language, as their Print click asks for it (the language is in the
     # PDF's cache key).
     with translation.override(language_of(gang.owner)):
@@ -77,7 +75,9 @@ def _prerender(gang, gang_id: int, version: int, origin: str) -> list[str]:
         if not Gang.objects.filter(pk=gang_id, version=version).exists():
             break  # changed meanwhile: the newer submission makes the rest
         try:
-            _content, cached = printing.cached_pdf(roster, kind, background=True, **options)
+            _content, cached = printing.cached_pdf(
+                roster, kind, background=True, owner=f"gang:{gang_id}", version=version, **options
+            )
         except printing.PdfError as error:  # too big, busy, too slow: the click makes it
             log.info("Gang %s %s not made ahead: %s", gang_id, kind, error)
             continue

@@ -474,7 +474,7 @@ def _changed(request: HttpRequest, gang: Gang, anchor: str = "") -> HttpResponse
 
 
 def _share_url(request: HttpRequest, gang: Gang) -> str:
-    return request.build_absolute_uri(reverse("gang_shared", args=[gang.share_token]))
+    return printing.share_url(request, gang.share_token)  # SITE_URL's, never the Host's
 
 
 def _readonly_context(gang: Gang) -> dict[str, Any]:
@@ -591,7 +591,9 @@ def _print_response(request: HttpRequest, gang: Gang, data: Any = None) -> HttpR
             fronts_only=options["fronts_only"],
             member_key=member or None,
             share_url=share_url,
-            client=printing.client_of(request),
+            client=printing.client_of(request, f"gang:{gang.pk}"),
+            owner=f"gang:{gang.pk}",  # only the latest version's PDFs are kept
+            version=gang.version,
         )
     except printing.PdfError as error:
         return printing.pdf_error_page(request, error, gang=gang, back=back)

@@ -11,6 +11,9 @@ from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.utils.cache import add_never_cache_headers
 
+# who the client is behind the named proxies: gangfight_site/proxies.py
+from gangfight_site.proxies import ProxyHeadersMiddleware  # noqa: F401
+
 logger = logging.getLogger(__name__)
 
 #: seconds a client is asked to wait before trying again while the database is down

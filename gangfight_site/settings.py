@@ -11,7 +11,12 @@
   With it, the PDF cache is in Redis too and background work goes to Celery
   (``BACKGROUND_TASKS``, ``PDF_PRERENDER_DELAY``, ``SITE_URL``: see the README).
 - ``LOGIN_FAILURES_PER_ACCOUNT``, ``LOGIN_FAILURES_PER_ADDRESS``, ``LOGIN_FAILURE_WINDOW``
-  (seconds), ``TRUST_X_FORWARDED_FOR``: log-in throttling (gangfight_site/throttle.py).
+  (seconds): log-in throttling (gangfight_site/throttle.py).
+- ``TRUSTED_PROXIES``: the reverse proxies in front (addresses or networks, comma-separated):
+  only a request from one of them may say who the client is (``X-Forwarded-For``) or that
+  it came over HTTPS (``X-Forwarded-Proto``).
+- ``SITE_URL``: the site's address as its users reach it; every link in mail and PDFs is
+  made from it. Required when ``DEBUG`` is off.
 - ``CONTENT_SECURITY_POLICY``, ``CSP_REPORT_ONLY``, ``PERMISSIONS_POLICY``: the security
   headers every response carries (gangfight_site/middleware.py).
 - ``EMAIL_URL`` (``smtp://user:password@host:587``, ``smtps://...`` for SSL) or Django's
@@ -22,6 +27,7 @@
 """
 
 import importlib.util
+import ipaddress
 import os
 import warnings
 from pathlib import Path
@@ -65,6 +71,16 @@ if not SECRET_KEY:
         raise ImproperlyConfigured("Set SECRET_KEY in the environment when DEBUG is off.")
     SECRET_KEY = "django-insecure-development-only-key-do-not-use-in-production"
 
+# The site's address as its users reach it (https://gangfight.example.org): every link in
+# mail and in PDFs is made from it, never from a request's Host (which an attacker picks,
+# port included: ALLOWED_HOSTS ignores the port). Required in production, like SECRET_KEY.
+SITE_URL = os.environ.get("SITE_URL", "").strip().rstrip("/")
+if not SITE_URL and not DEBUG:
+    raise ImproperlyConfigured(
+        "Set SITE_URL in the environment when DEBUG is off (the site's address as its users "
+        "reach it, e.g. https://gangfight.example.org): links in mail and PDFs are made from it."
+    )
+
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
@@ -84,9 +100,12 @@ INSTALLED_APPS = [
     "accounts",
     "notifications",
     "play",
+    "gangfight_site.apps.SiteConfig",  # our own check --deploy checks (checks.py)
 ]
 
 MIDDLEWARE = [
+    # X-Forwarded-* believed only from TRUSTED_PROXIES (dropped from anyone else's request)
+    "gangfight_site.proxies.ProxyHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "gangfight_site.middleware.SecurityHeadersMiddleware",
     "gangfight_site.middleware.DatabaseOutageMiddleware",
@@ -205,6 +224,13 @@ PDF_PRERENDER_DELAY = float(os.environ.get("PDF_PRERENDER_DELAY", "2"))
 # WeasyPrint loaded when a server process starts (builder/printing.py).
 PDF_PARALLEL = env_bool("PDF_PARALLEL", (os.cpu_count() or 1) >= 2)
 PDF_WARM_UP = env_bool("PDF_WARM_UP", True)
+# How long a finished PDF is kept (its key has the day's date: it is of no use the next
+# day), how many of one gang's PDFs (all of its latest version: papers, kinds, single
+# cards) and how many cards' fits (a Redis PDF cache only: the file cache has MAX_ENTRIES).
+PDF_CACHE_SECONDS = env_int("PDF_CACHE_SECONDS", 24 * 3600)
+PDF_CACHE_PER_GANG = env_int("PDF_CACHE_PER_GANG", 24)
+PDF_FIT_ENTRIES = env_int("PDF_FIT_ENTRIES", 5000)
+PDF_FIT_SECONDS = env_int("PDF_FIT_SECONDS", 7 * 24 * 3600)
 CACHES = {
     "default": (
         {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
@@ -218,26 +244,24 @@ CACHES = {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "pdf",
-            "TIMEOUT": 7 * 24 * 3600,
+            "TIMEOUT": PDF_CACHE_SECONDS,
         }
         if REDIS_URL
         else {
             "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
             "LOCATION": str(PDF_CACHE_DIR),
-            "TIMEOUT": 7 * 24 * 3600,
+            "TIMEOUT": PDF_CACHE_SECONDS,
             "OPTIONS": {"MAX_ENTRIES": 2000},
         }
     ),
 }
-# The site's address, for the QR code on printed PDFs (its shared page); without it, the
-# address the last print request came to (remembered for PDFs made in the background).
-SITE_URL = os.environ.get("SITE_URL", "").strip().rstrip("/")
 
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the page, not the cookie
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 if not DEBUG:
+    # (believed only from TRUSTED_PROXIES: ProxyHeadersMiddleware drops it from others)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
@@ -252,9 +276,25 @@ if not DEBUG:
 LOGIN_FAILURES_PER_ACCOUNT = env_int("LOGIN_FAILURES_PER_ACCOUNT", 5)
 LOGIN_FAILURES_PER_ADDRESS = env_int("LOGIN_FAILURES_PER_ADDRESS", 20)
 LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", 15 * 60)  # seconds
-# The client's address is REMOTE_ADDR, unless the app stands behind a proxy that sets
-# X-Forwarded-For to the client's address: then say so, and its first hop is used.
+# The client's address is REMOTE_ADDR, unless the request comes from one of the reverse
+# proxies named here (addresses or networks): then it is the last address in
+# X-Forwarded-For that is not one of them. Only the hops the operator names are believed.
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", [])
+for _proxy in TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_proxy, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"TRUSTED_PROXIES: {_proxy!r} is not an IP address or network (e.g. 127.0.0.1 or "
+            "10.0.0.0/8); name the proxy by its address."
+        ) from None
+# The yes/no flag it replaces: `check --deploy` refuses it (gangfight_site/checks.py).
 TRUST_X_FORWARDED_FOR = env_bool("TRUST_X_FORWARDED_FOR", False)
+# A browser that logged in to an account carries a signed cookie saying so, for this many
+# days: its right password is never refused by the account's limit (throttle.py).
+LOGIN_DEVICE_DAYS = env_int("LOGIN_DEVICE_DAYS", 365)
+# How long a log-in link mailed to an account past its limit works (seconds).
+LOGIN_LINK_SECONDS = env_int("LOGIN_LINK_SECONDS", 15 * 60)
 
 # Email (accounts/mail_settings.py): SMTP from EMAIL_URL or EMAIL_HOST..., else the console.
 try:
@@ -280,6 +320,8 @@ NOTIFICATIONS_BATCH_SECONDS = env_int("NOTIFICATIONS_BATCH_SECONDS", 300)
 # however busy a league keeps everyone's window (never less than the batch window).
 NOTIFICATIONS_MAX_WAIT_SECONDS = env_int("NOTIFICATIONS_MAX_WAIT_SECONDS", 600)
 NOTIFICATIONS_COUNT_SECONDS = env_int("NOTIFICATIONS_COUNT_SECONDS", 300)
+# Play mode: the most taps one game keeps (each tap replays the whole log).
+PLAY_MAX_TAPS = env_int("PLAY_MAX_TAPS", 1000)
 
 # Security headers (gangfight_site/middleware.py). No inline scripts anywhere; style
 # attributes are still used by a few templates, hence 'unsafe-inline' for styles only.

@@ -3,7 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from accounts import language
-from gangfight_site import views
+from gangfight_site import login_links, views
 from gangfight_site.throttle import ThrottledAdminAuthenticationForm
 
 # The admin's log-in counts attempts with the site's (gangfight_site/throttle.py).
@@ -20,6 +20,8 @@ urlpatterns = [
     path("language/", language.set_language, name="set_language"),
     path("healthz", views.healthz, name="healthz"),
     path("accounts/login/", views.LoginView.as_view(), name="login"),
+    path("accounts/login/link/", login_links.ask, name="login_link"),
+    path("accounts/login/link/<str:token>/", login_links.open_link, name="login_link_open"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
         "accounts/password/",

@@ -24,8 +24,9 @@ from accounts import language
 from accounts.forms import SignUpForm
 from accounts.links import safe_next, with_next
 from builder.forms import browser_systems
+from gangfight_site import links
 from gangfight_site.middleware import is_database_outage, outage_response
-from gangfight_site.throttle import ThrottledAuthenticationForm
+from gangfight_site.throttle import ThrottledAuthenticationForm, remember_device
 from rules import all_systems
 from rules.base import cite
 from rules.roster import roster_schema
@@ -79,7 +80,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     back = safe_next(request)
     if request.user.is_authenticated:
         return redirect(back or "gang_list")
-    form = SignUpForm(request.POST or None)
+    form = SignUpForm(request.POST or None, request=request)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user)
@@ -94,8 +95,8 @@ def signup(request: HttpRequest) -> HttpResponse:
             offer_address(
                 user,
                 email,
-                lambda token: request.build_absolute_uri(
-                    with_next(reverse("email_confirm", args=[token]), back)
+                lambda token: links.absolute(
+                    with_next(reverse("email_confirm", args=[token]), back), request
                 ),
             )
             messages.success(
@@ -117,7 +118,10 @@ class LoginView(auth_views.LoginView):
     authentication_form = ThrottledAuthenticationForm
 
     def form_valid(self, form):
-        return language.restore(self.request, super().form_valid(form))
+        response = language.restore(self.request, super().form_valid(form))
+        # this browser has logged in to this account: its right password is never refused
+        remember_device(self.request, response, form.get_user().get_username())
+        return response
 
     def form_invalid(self, form):
         response = super().form_invalid(form)

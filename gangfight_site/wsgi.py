@@ -9,6 +9,8 @@ os.environ.setdefault("DEBUG", "0")
 
 application = get_wsgi_application()
 
+from gangfight_site.checks import refuse_misconfiguration  # noqa: E402
 from gangfight_site.startup import settle  # noqa: E402  (needs the app loaded)
 
+refuse_misconfiguration()  # SITE_URL, the proxies, Redis's memory policy (checks.py)
 settle()

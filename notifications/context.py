@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from django.http import HttpRequest
 
-from notifications.services import count_for, remember_origin
+from notifications.services import count_for
 
 
 def waiting(request: HttpRequest) -> dict:
     """``waiting_count``: a callable, so only a page that shows it (signed in) reads it,
     and then one cache key, never a query (notifications/services.py); ``None`` while it
-    is being counted. Also remembers the site's address as the request came to it, for the
-    links in mails (no cache read; a write only when it changes)."""
-    remember_origin(request)
+    is being counted."""
     return {"waiting_count": lambda: count_for(request.user)}

@@ -27,7 +27,7 @@ from collections.abc import Iterable
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.cache import cache, caches
+from django.core.cache import cache
 from django.core.mail import send_mail
 from django.db import transaction
 from django.db.models import Q
@@ -63,7 +63,6 @@ REFRESHING_KEY = "notifications:refreshing:{}"
 KEEP_SECONDS = 7 * 24 * 3600
 TASK = "notifications.tasks.send_batch"
 COUNT_TASK = "notifications.tasks.refresh_count"
-DEFAULT_SITE_URL = "http://127.0.0.1:8000"
 #: a mail goes at most this long after the first change it tells of (settings can say)
 DEFAULT_MAX_WAIT = 600
 #: and a header's count is made again at most this long after the first change
@@ -286,42 +285,13 @@ def set_muted(user, kinds: Iterable[str]) -> Preference:
 # --------------------------------------------------------------------------- the mail
 
 
-#: where the site's address, as requests came to it, is kept: the key (and the cache,
-#: shared by every worker and the Celery worker) builder/printing.py keeps it under
-ORIGIN_KEY = "print:origin"
-_seen_origin = ""  # what this process last wrote there, and when (it writes on a change,
-_seen_at = 0.0  # or every ORIGIN_REFRESH_SECONDS, in case the cache lost it)
-ORIGIN_REFRESH_SECONDS = 600
-
-
-def remember_origin(request) -> None:
-    """Keep the site's address as this request came to it, for mails written with no
-    request (when ``SITE_URL`` is not set). A cache write only when it differs from what
-    this process saw last (or that is ten minutes old); never an error."""
-    global _seen_origin, _seen_at
-    if getattr(settings, "SITE_URL", ""):
-        return
-    try:
-        here = request.build_absolute_uri("/").rstrip("/")
-        now = time.monotonic()
-        if here != _seen_origin or now - _seen_at > ORIGIN_REFRESH_SECONDS:
-            caches["pdf"].set(ORIGIN_KEY, here, None)
-            _seen_origin, _seen_at = here, now
-    except Exception:
-        log.debug("Could not remember the site's address", exc_info=True)
-
-
 def site_origin() -> str:
-    """``SITE_URL`` (the site's address as its users reach it), else the address the
-    site's pages were last asked at, else the address of ``manage.py serve``."""
-    configured = getattr(settings, "SITE_URL", "")
-    if configured:
-        return configured.rstrip("/")
-    try:
-        seen = caches["pdf"].get(ORIGIN_KEY) or ""
-    except Exception:
-        seen = ""
-    return (seen or DEFAULT_SITE_URL).rstrip("/")
+    """``SITE_URL`` (the site's address as its users reach it; required in production),
+    else the address of ``manage.py serve``: never a request's Host, and nothing a request
+    said is kept for the mails written later (gangfight_site/links.py)."""
+    from gangfight_site import links
+
+    return links.site_origin()
 
 
 def site_url(path: str) -> str:

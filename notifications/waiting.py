@@ -74,6 +74,7 @@ from rules.campaign import (
     EncounterState,
     replay,
 )
+from rules.i18n import punctuate
 
 __all__ = ["KINDS", "Waiting", "grouped", "waiting_for"]
 
@@ -499,7 +500,7 @@ def _open_items(user) -> list[Waiting]:
 
 def _problems(registration: Registration) -> str:
     """The first two things that make the gang illegal (as the rules engine said them)."""
-    return "; ".join([p for p in registration.problems.splitlines() if p.strip()][:2])
+    return punctuate(";").join([p for p in registration.problems.splitlines() if p.strip()][:2])
 
 
 def _illegal_items(user, organised: list[League]) -> list[Waiting]:

@@ -15,11 +15,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from builder.models import Gang
 from builder.roster import export_roster
@@ -203,7 +205,7 @@ def start_from_encounter(
         owner=user,
         system=campaign.system,
         name=_("%(a)s v %(b)s (encounter %(n)d)") % {"a": a, "b": b, "n": enc.number},
-        snapshot=setup(campaign.system, sides),
+        snapshot={**setup(campaign.system, sides), "title": {"encounter": enc.number}},
         source=Game.ENCOUNTER,
         campaign=campaign,
         encounter=enc.id,
@@ -256,7 +258,10 @@ def start_from_pairing(user, pairing: Pairing, *, scenario: str = "", table_size
             "league": league.name,
             "n": pairing.round.number,
         },
-        snapshot=setup(system, sides),
+        snapshot={
+            **setup(system, sides),
+            "title": {"league": league.name, "round": pairing.round.number},
+        },
         source=Game.MATCH,
         pairing=pairing,
         scenario=scenario,
@@ -301,6 +306,18 @@ def tap(
     if client_id in known:
         game.version = locked.version
         return before, _shown_state(locked, taps, before, shown), False
+    most = int(getattr(settings, "PLAY_MAX_TAPS", 1000) or 0)
+    if most and locked.version >= most:  # every tap replays the log: it stays bounded
+        raise PlayError(
+            ngettext(
+                "This game has reached %(count)d tap, the most one game keeps. Finish it "
+                "from its record page (the taps so far are kept), or start a new game.",
+                "This game has reached %(count)d taps, the most one game keeps. Finish it "
+                "from its record page (the taps so far are kept), or start a new game.",
+                most,
+            )
+            % {"count": most}
+        )
     data = dict(data)
     if kind == "undo" and data.get("target") in (None, ""):
         mine = _my_last(before, user.get_username())

@@ -29,7 +29,7 @@ def limits(settings):
     settings.LOGIN_FAILURES_PER_ACCOUNT = 5
     settings.LOGIN_FAILURES_PER_ADDRESS = 20
     settings.LOGIN_FAILURE_WINDOW = WINDOW
-    settings.TRUST_X_FORWARDED_FOR = False
+    settings.TRUSTED_PROXIES = []
     cache.clear()
     yield
     cache.clear()
@@ -241,5 +241,5 @@ def test_the_address_of_a_request_that_has_none(rf, settings):
     del request.META["REMOTE_ADDR"]
     assert throttle.client_address(request) == "unknown"
     assert throttle.client_address(rf.get("/", REMOTE_ADDR="local-socket")) == "local-socket"
-    settings.TRUST_X_FORWARDED_FOR = True
+    settings.TRUSTED_PROXIES = ["192.0.2.1"]
     assert throttle.client_address(rf.get("/", REMOTE_ADDR="192.0.2.1")) == "192.0.2.1"

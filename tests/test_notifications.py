@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from django.contrib.auth.models import User
 from django.core import mail
-from django.core.cache import cache, caches
+from django.core.cache import cache
 from django.core.management import call_command
 from django.db import connection
 from django.test import Client
@@ -39,18 +39,10 @@ COUNT_TASK = "notifications.tasks.refresh_count"
 
 @pytest.fixture(autouse=True)
 def fresh_cache():
-    """The header's counts live in the default (local memory) cache: none from another test;
-    nor the site's address another test's pages were asked at."""
+    """The header's counts live in the default (local memory) cache: none from another test."""
     cache.clear()
-    forget_origin()
     yield
     cache.clear()
-    forget_origin()
-
-
-def forget_origin() -> None:
-    caches["pdf"].delete(ns.ORIGIN_KEY)
-    ns._seen_origin = ""
 
 
 class Scripted(random.Random):
@@ -575,11 +567,10 @@ def test_since_reads_in_words(db):
     assert Waiting("confirm", "k", "t", "/").ago == ""
 
 
-def test_mail_links_use_the_address_the_site_was_asked_at_without_site_url(
-    world, background, settings
-):
-    """No SITE_URL: the links in a mail use the host the site's pages were last asked at
-    (kept where the PDFs' QR code keeps it, shared by every worker), not 127.0.0.1."""
+def test_mail_links_never_use_the_address_the_site_was_asked_at(world, background, settings):
+    """No SITE_URL (development only: production requires it): the links in a mail use
+    the development server's address, never a Host a page was asked at (issue 27: that was
+    kept for every later mail, so anyone could bend everyone's links)."""
     settings.SITE_URL = ""
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "gangs.example.net"]
     campaign, _olive, alice, _bob, _sam, a, b = world
@@ -589,8 +580,8 @@ def test_mail_links_use_the_address_the_site_was_asked_at_without_site_url(
     cs.record(campaign, alice, "encounter_begun", {"gangs": [a, b]}, rng=Scripted(2))
     background.run_all()
     (to_bob,) = [m for m in mail.outbox if m.to == ["bob@example.com"]]
-    assert "https://gangs.example.net/campaigns/" in to_bob.body
-    assert "127.0.0.1" not in to_bob.body
+    assert "http://127.0.0.1:8000/campaigns/" in to_bob.body
+    assert "gangs.example.net" not in to_bob.body
     # SITE_URL, when set, wins
     settings.SITE_URL = "https://club.example.org"
     assert ns.site_url("/x/") == "https://club.example.org/x/"

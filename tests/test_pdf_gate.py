@@ -149,9 +149,11 @@ def test_the_site_answers_while_every_render_place_is_taken(owner, content, clie
 def test_a_share_link_visitor_is_told_to_wait_for_the_pdf_already_being_made(
     owner, content, client
 ):
-    """The builder's Print goes through the gate too, by the visitor's address."""
+    """The builder's Print goes through the gate too, by the visitor's address (an
+    anonymous visitor without a session: the last resort) and the gang (issue 27)."""
     gang = build_gang(owner)
-    fd = hold(pdf_gate._lock_dir() / f"client-{pdf_gate._name('127.0.0.1')}.lock")
+    visitor = f"address:127.0.0.1|gang:{gang.pk}"
+    fd = hold(pdf_gate._lock_dir() / f"client-{pdf_gate._name(visitor)}.lock")
     try:
         url = reverse("gang_shared_print", args=[gang.share_token]) + "?kind=sheet&paper=a4"
         response = client.get(url)

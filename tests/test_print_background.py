@@ -182,19 +182,24 @@ def test_prerendering_can_be_turned_off(owner_client, gang, background, settings
     assert background.tasks(PRERENDER) == []
 
 
-def test_the_qr_address_comes_from_the_last_print_request_without_site_url(
-    owner_client, gang, made, settings
-):
+def test_the_qr_address_never_comes_from_a_print_request(owner_client, gang, made, settings):
+    """Without SITE_URL (development only), a PDF made ahead carries the development
+    server's address; a print request's Host is that PDF's alone, never kept for others
+    (issue 27: it was, so one request could bend every later QR code)."""
     settings.SITE_URL = ""
-    settings.ALLOWED_HOSTS = ["gangs.example.org"]
-    # no request seen yet: the QR's address is unknown, nothing is made ahead
-    assert tasks.prerender_gang(gang_id=gang.pk, version=gang.version) == []
+    settings.ALLOWED_HOSTS = ["gangs.example.org", "127.0.0.1"]
     owner_client.get(print_url(gang, kind="sheet"), HTTP_HOST="gangs.example.org")
-    assert printing.site_origin() == "http://gangs.example.org"
+    assert printing.site_origin() == "http://127.0.0.1:8000"
     made.clear()
-    assert tasks.prerender_gang(gang_id=gang.pk, version=gang.version) == ["cards", "reference"]
-    # the click's sheet was already made: the background render found it in the cache
-    assert [kind for kind, _nice in made] == ["cards", "reference"]
+    assert tasks.prerender_gang(gang_id=gang.pk, version=gang.version) == [
+        "cards",
+        "sheet",
+        "reference",
+    ]
+    # a click at the development server's own address finds them made
+    made.clear()
+    owner_client.get(print_url(gang, kind="sheet"), HTTP_HOST="127.0.0.1:8000")
+    assert made == []
 
 
 def test_site_url_sets_the_qr_address(owner_client, gang, settings, monkeypatch):

@@ -83,7 +83,10 @@ def test_without_debug_a_secret_key_is_required():
     result = _settings_import({"DEBUG": "0"})
     assert result.returncode != 0
     assert "Set SECRET_KEY in the environment when DEBUG is off." in result.stderr
-    result = _settings_import({"DEBUG": "0", "SECRET_KEY": "x" * 50})
+    # (and SITE_URL, since issue 27: tests/test_hardening_links.py)
+    result = _settings_import(
+        {"DEBUG": "0", "SECRET_KEY": "x" * 50, "SITE_URL": "https://gangfight.example.org"}
+    )
     assert result.returncode == 0 and result.stdout.strip() == "False"
 
 

@@ -121,7 +121,7 @@ def test_x_forwarded_for_counts_only_when_the_proxy_is_trusted(db, settings):
         post_log_in(client, f"x{n}", "wrong", HTTP_X_FORWARDED_FOR=f"203.0.113.{n}")
     assert post_log_in(client, "y", "wrong", HTTP_X_FORWARDED_FOR="203.0.113.99").status_code == 429
 
-    settings.TRUST_X_FORWARDED_FOR = True
+    settings.TRUSTED_PROXIES = ["10.0.0.0/8"]  # (issue 27: addresses, not a yes/no flag)
     proxy = Client(REMOTE_ADDR="10.0.0.2")
     hop = "203.0.113.5, 10.0.0.1"
     for n in range(3):
@@ -151,7 +151,7 @@ def test_client_address_counts_ipv6_by_its_64(rf, settings):
     assert address("2001:db8:1:3::1") != address("2001:db8:1:2::1")
     assert address("::ffff:192.0.2.1") == "192.0.2.1"
     assert address("192.0.2.1", "198.51.100.1") == "192.0.2.1"
-    settings.TRUST_X_FORWARDED_FOR = True
+    settings.TRUSTED_PROXIES = ["192.0.2.1"]  # (issue 27: addresses, not a yes/no flag)
     assert address("192.0.2.1", " 198.51.100.1 , 192.0.2.1") == "198.51.100.1"
     assert address("192.0.2.1", "") == "192.0.2.1"
 
@@ -184,18 +184,18 @@ def test_throttle_settings_are_read_from_the_environment():
         "LOGIN_FAILURES_PER_ACCOUNT": "3",
         "LOGIN_FAILURES_PER_ADDRESS": "7",
         "LOGIN_FAILURE_WINDOW": "120",
-        "TRUST_X_FORWARDED_FOR": "1",
+        "TRUSTED_PROXIES": "127.0.0.1, 10.0.0.0/8",
         "CSP_REPORT_ONLY": "1",
     }
     code = (
         "from gangfight_site import settings as s; print(s.LOGIN_FAILURES_PER_ACCOUNT,"
-        " s.LOGIN_FAILURES_PER_ADDRESS, s.LOGIN_FAILURE_WINDOW, s.TRUST_X_FORWARDED_FOR,"
+        " s.LOGIN_FAILURES_PER_ADDRESS, s.LOGIN_FAILURE_WINDOW, ','.join(s.TRUSTED_PROXIES),"
         " s.CSP_REPORT_ONLY)"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True
     )
-    assert out.stdout.split() == ["3", "7", "120", "True", "True"], out.stderr
+    assert out.stdout.split() == ["3", "7", "120", "127.0.0.1,10.0.0.0/8", "True"], out.stderr
 
 
 # --------------------------------------------------------------------------- headers
