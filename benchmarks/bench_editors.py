@@ -104,6 +104,7 @@ def main() -> None:
     os.environ["DEBUG"] = "0"
     os.environ.setdefault("SECRET_KEY", "benchmark-only-" + "x" * 40)
     os.environ.setdefault("ALLOWED_HOSTS", "testserver")
+    os.environ.setdefault("SITE_URL", "http://testserver")  # required with DEBUG off
     os.environ.setdefault("SECURE_COOKIES", "0")
     import django
     from django.conf import settings

@@ -12,7 +12,7 @@ import secrets
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
-from django.db import models
+from django.db import models, transaction
 from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -159,6 +159,22 @@ class Registration(models.Model):
     checked_version = models.PositiveIntegerField(default=0)
     legal = models.BooleanField(default=True)
     problems = models.TextField(blank=True)
+    #: the running totals of its counted results (``campaigns/leagues/tallies.py``,
+    #: ``standings.Tally``): kept up to date as results count, so that the standings
+    #: never read every result of the league
+    won = models.PositiveIntegerField(default=0)
+    drawn = models.PositiveIntegerField(default=0)
+    lost = models.PositiveIntegerField(default=0)
+    byes = models.PositiveIntegerField(default=0)
+    vp_for = models.PositiveIntegerField(default=0)
+    vp_against = models.PositiveIntegerField(default=0)
+    #: the sums of its opponents' won, drawn, lost and byes over every counted match
+    opp_won = models.PositiveIntegerField(default=0)
+    opp_drawn = models.PositiveIntegerField(default=0)
+    opp_lost = models.PositiveIntegerField(default=0)
+    opp_byes = models.PositiveIntegerField(default=0)
+    #: its counted matches, for head-to-head: ",17w,23d,45l," (opponent, outcome)
+    meetings = models.TextField(blank=True, default="")
 
     class Meta:
         db_table = "campaigns_registration"
@@ -184,7 +200,7 @@ class Round(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Round {self.number}"
+        return _("Round %(number)s") % {"number": self.number}
 
 
 class Pairing(models.Model):
@@ -203,6 +219,27 @@ class Pairing(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round}: {self.a} v {self.b or 'bye'}"
+
+    def save(self, *args, **kwargs) -> None:
+        """Saved with the players' tallies (``campaigns/leagues/tallies.py``): a new bye
+        counts at once; players swapped between tables are counted again."""
+        from campaigns.leagues import tallies
+
+        then = getattr(self, "_players_then", None)
+        with transaction.atomic():
+            super().save(*args, **kwargs)
+            now = (self.a_id, self.b_id)
+            if then is None and self.b_id is None:
+                tallies.changed(self.round.league_id, [self.a_id])
+            elif then is not None and then != now:
+                tallies.changed(self.round.league_id, [*then, *now])
+        self._players_then = now
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        pairing = super().from_db(db, field_names, values)
+        pairing._players_then = (pairing.__dict__.get("a_id"), pairing.__dict__.get("b_id"))
+        return pairing
 
     @property
     def is_bye(self) -> bool:
@@ -248,10 +285,34 @@ class MatchReport(models.Model):
     def __str__(self) -> str:
         return f"{self.pairing}: {self.vp_a}-{self.vp_b}"
 
+    def save(self, *args, **kwargs) -> None:
+        """Saved with the players' tallies (``campaigns/leagues/tallies.py``) when what
+        counts changed: confirmed, settled, or settled again with other values."""
+        from campaigns.leagues import tallies
+
+        then = getattr(self, "_counted_then", None)
+        with transaction.atomic():
+            super().save(*args, **kwargs)
+            now = self._counted()
+            if now != then:
+                pairing = self.pairing
+                tallies.changed(pairing.round.league_id, [pairing.a_id, pairing.b_id])
+        self._counted_then = now
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        report = super().from_db(db, field_names, values)
+        if {"status", "vp_a", "vp_b", "winner"} <= report.__dict__.keys():
+            report._counted_then = report._counted()
+        return report
+
     @property
     def counts(self) -> bool:
         """Only confirmed or settled results feed the standings."""
         return self.status in (self.CONFIRMED, self.SETTLED)
+
+    def _counted(self) -> tuple | None:
+        return (self.vp_a, self.vp_b, self.winner) if self.counts else None
 
 
 class ReportEvent(models.Model):

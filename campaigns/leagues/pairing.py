@@ -89,7 +89,9 @@ def swiss(
 
     ``met``: pairs who have played each other; ``had_bye``: every bye so far (a player
     once per bye); ``scores``: each player's points (missing: 0). The best pairing by
-    the rules in this module's docstring."""
+    the rules in this module's docstring, found score group by score group
+    (``_by_score_groups``) or, when that can't prove its pairing the best, over the
+    whole field at once (``_whole_field``)."""
     players = list(dict.fromkeys(ranked))
     if len(players) < 2:
         return [(p, None) for p in players]
@@ -97,6 +99,23 @@ def swiss(
     score = {p: (scores or {}).get(p, 0) for p in players}
     met_pairs = _pairs(met)
     byes = Counter(had_bye)
+    fewest = min(byes[p] for p in players)
+    can_sit = [p for p in players if byes[p] == fewest]
+    pairs = _by_score_groups(players, score, met_pairs, can_sit)
+    if pairs is None:
+        pairs = _whole_field(players, position, score, met_pairs, can_sit)
+    return _ordered(pairs, position)
+
+
+def _whole_field(
+    players: list[int],
+    position: dict[int, int],
+    score: dict[int, int | float],
+    met_pairs: set[frozenset[int]],
+    can_sit: list[int],
+) -> list[Pair]:
+    """The best pairing by one maximum-weight matching over every pair of the field
+    (exact whatever the round, but its time grows as the cube of the players)."""
     n = len(players)
     gaps = sorted({abs(score[a] - score[b]) for a, b in combinations(players, 2)} - {0})
     gap_tier = {g: len(gaps) - 1 - i for i, g in enumerate(gaps)}  # the largest gap first
@@ -113,10 +132,353 @@ def swiss(
         # (1. only players with the fewest byes may sit out: ``can_sit``)
         return (0, n - 1 - position[p], *([0] * len(gaps)), 0)
 
-    fewest = min(byes[p] for p in players)
-    can_sit = [p for p in players if byes[p] == fewest]
     pairs = _best(players, edge, bye, can_sit, one_bye=True)
-    return _ordered(pairs, position)
+    assert pairs is not None  # every pair is an edge: a perfect matching exists
+    return pairs
+
+
+def _by_score_groups(
+    players: list[int],
+    score: dict[int, int | float],
+    met_pairs: set[frozenset[int]],
+    can_sit: list[int],
+) -> list[Pair] | None:
+    """The best pairing, score group by score group, or None when it can't be shown to
+    be the best that way (then ``_whole_field`` pairs the round).
+
+    1. **Rematches and the bye.** Whether the field can be paired without a rematch is
+       a question of maximum matchings among pairs who have not met
+       (``_fresh_matching``). The bye goes to the lowest-ranked player of ``can_sit``
+       whose sitting out leaves such a pairing; if there is none (or, with an even
+       number, no such pairing at all), the round needs a rematch: None.
+    2. **Score gaps.** Between two neighbouring score groups (by points), call the
+       difference of their points a *step*, and *cut* the line between them. Any
+       pairing crosses each cut some number of times; a table of players k score
+       groups apart has a gap equal to the sum of the k steps between them, so
+       replacing it by k tables of one step each, or leaving out a crossing, only
+       makes the round's gaps smaller (largest first). So if every pairing must cross
+       cut i at least ``low[i]`` times, the round's gaps can be no smaller than
+       ``low[i]`` tables of step i for every cut, and a pairing that has exactly these
+       gaps is the best on point 4; every best pairing then has only tables within a
+       score group or one step apart, each cut crossed exactly ``low[i]`` times.
+       ``low[i]`` starts as the parity of the players above the cut (an odd number
+       must send one of them down), and is raised to what maximum matchings on each
+       side of the cut show (``_must_cross``) where a score group can't be paired
+       that way.
+    3. **Groups and floaters.** Cuts with ``low[i] = 0`` are not crossed by any best
+       pairing: they split the field into independent *brackets* (a run of score
+       groups joined by cuts that must be crossed), each paired on its own by one
+       maximum-weight matching over its pairs one step apart at most (points 4 and 5:
+       ``_best``), or, for a single score group whose neighbours in the standings
+       have not met, by pairing them off as they stand (1 v 2, 3 v 4...: the fewest
+       places between opponents). The union is the best pairing when every bracket
+       crosses each of its cuts exactly ``low[i]`` times; else ``low`` is raised where
+       it falls short and the brackets paired again, and if it can't be raised, None.
+    """
+    n = len(players)
+    index = {p: i for i, p in enumerate(players)}  # the standings' order
+    met_of: list[set[int]] = [set() for _ in players]
+    for pair in met_pairs:
+        a, b = tuple(pair)
+        if a in index and b in index:
+            met_of[index[a]].add(index[b])
+            met_of[index[b]].add(index[a])
+    bye: int | None = None
+    if n % 2:
+        for p in sorted(can_sit, key=index.__getitem__, reverse=True):
+            rest = [i for i in range(n) if i != index[p]]
+            if _fresh_matching(rest, met_of) * 2 == len(rest):
+                bye = index[p]
+                break
+        else:
+            return None
+    elif _fresh_matching(list(range(n)), met_of) * 2 != n:
+        return None
+    rest = [i for i in range(n) if i != bye]
+    levels = sorted({score[players[i]] for i in rest}, reverse=True)
+    level_of = {v: g for g, v in enumerate(levels)}
+    groups: list[list[int]] = [[] for _ in levels]
+    for i in rest:
+        groups[level_of[score[players[i]]]].append(i)
+    steps = [levels[g] - levels[g + 1] for g in range(len(levels) - 1)]
+    short = [len(group) - 2 * _fresh_matching(group, met_of) for group in groups]
+    low, above = [], 0
+    for g in range(len(steps)):
+        above += len(groups[g])
+        low.append(above % 2)
+    checked: set[int] = set()  # cuts whose ``low`` came from maximum matchings
+    while True:
+        plan = _crossings(steps, low, short)
+        if plan is None:  # pragma: no cover - a pairing without rematch exists
+            return None
+        joined, portion = plan
+        pairs: list[tuple[int, int]] = []
+        failed: list[int] = []
+        first = 0
+        for g in range(len(groups)):
+            if g < len(steps) and joined[g]:
+                continue  # the bracket goes on below this cut
+            found = _bracket(groups, first, g, steps, met_of)
+            if found is None or _profile(found, groups, first, g, steps) != portion[first]:
+                failed += range(max(first - 1, 0), min(g + 1, len(steps)))
+            else:
+                pairs += found
+            first = g + 1
+        if not failed:
+            break
+        raised = False
+        for cut in dict.fromkeys(failed):
+            if cut in checked:
+                continue
+            checked.add(cut)
+            upper = [i for group in groups[: cut + 1] for i in group]
+            lower = [i for group in groups[cut + 1 :] for i in group]
+            need = _must_cross(upper, lower, met_of)
+            if need > low[cut]:
+                low[cut], raised = need, True
+        if not raised:
+            return None
+    out: list[Pair] = [(players[a], players[b]) for a, b in pairs]
+    if bye is not None:
+        out.append((players[bye], None))
+    return out
+
+
+Profile = tuple[int, ...]
+
+
+def _crossings(
+    steps: list[int | float], low: list[int], short: list[int]
+) -> tuple[list[bool], dict[int, Profile]] | None:
+    """The fewest crossings the cuts between score groups need, as score gaps.
+
+    Every pairing without a rematch crosses cut ``i`` (between score groups i and i + 1,
+    ``steps[i]`` points apart) ``c[i]`` times, at least ``low[i]`` and of the same
+    parity, and sends at least ``short[g]`` players of group g (those its own best
+    matching leaves over) across the cuts on either side of it: ``c[g-1] + c[g] >=
+    short[g]``. Of the crossing counts that obey this, the best are those whose tables
+    of one step each (``c[i]`` tables of ``steps[i]`` points) make the smallest gaps,
+    largest first: found along the chain of cuts by dynamic programming, forward and
+    back. Returns, for each cut, whether some best count crosses it (``joined``), and
+    for the first group of each run of joined cuts, the gaps of that run (the same for
+    every best count); None if no count obeys."""
+    k = len(steps)
+    sizes = sorted(set(steps), reverse=True)
+    slot = {step: t for t, step in enumerate(sizes)}
+    zero: Profile = (0,) * len(sizes)
+
+    def cost(cut: int, c: int) -> Profile:
+        out = list(zero)
+        out[slot[steps[cut]]] = c
+        return tuple(out)
+
+    def add(x: Profile, y: Profile) -> Profile:
+        return tuple(a + b for a, b in zip(x, y, strict=True))
+
+    def values(cut: int) -> range:
+        top = max(low[cut], short[cut], short[cut + 1])
+        top += (top - low[cut]) % 2
+        return range(low[cut], top + 1, 2)
+
+    if k == 0:
+        return ([], {0: zero}) if short[0] == 0 else None
+    forward: list[dict[int, Profile]] = []
+    for cut in range(k):
+        here: dict[int, Profile] = {}
+        for c in values(cut):
+            if cut == 0:
+                if c >= short[0]:
+                    here[c] = cost(0, c)
+                continue
+            before = [v for c0, v in forward[-1].items() if c0 + c >= short[cut]]
+            if before:
+                here[c] = add(min(before), cost(cut, c))
+        forward.append(here)
+    backward: list[dict[int, Profile]] = [{} for _ in range(k)]
+    backward[-1] = {c: zero for c in values(k - 1) if c >= short[k]}
+    for cut in range(k - 2, -1, -1):
+        for c in values(cut):
+            after = [
+                add(v, cost(cut + 1, c1))
+                for c1, v in backward[cut + 1].items()
+                if c + c1 >= short[cut + 1]
+            ]
+            if after:
+                backward[cut][c] = min(after)
+    ends = [v for c, v in forward[-1].items() if c in backward[-1]]
+    if not ends:
+        return None
+    best = min(ends)
+    joined = []
+    chosen: list[int] = []  # one best count, to measure each run's gaps
+    for cut in range(k):
+        options = [
+            c
+            for c, v in forward[cut].items()
+            if c in backward[cut] and add(v, backward[cut][c]) == best
+        ]
+        joined.append(any(c > 0 for c in options))
+        chosen.append(min(options) if options else 0)
+    portion: dict[int, Profile] = {}
+    first = 0
+    total = zero
+    for g in range(k + 1):
+        if g < k and joined[g]:
+            total = add(total, cost(g, chosen[g]))
+            continue
+        portion[first] = total
+        first, total = g + 1, zero
+    return joined, portion
+
+
+def _profile(
+    pairs: list[tuple[int, int]], groups: list[list[int]], first: int, last: int, steps: list
+) -> Profile:
+    """The score gaps of a bracket's pairing, as ``_crossings`` counts them."""
+    sizes = sorted(set(steps), reverse=True)
+    slot = {step: t for t, step in enumerate(sizes)}
+    level = {i: g for g in range(first, last + 1) for i in groups[g]}
+    out = [0] * len(sizes)
+    for a, b in pairs:
+        if level[a] != level[b]:
+            out[slot[steps[min(level[a], level[b])]]] += 1
+    return tuple(out)
+
+
+def _bracket(
+    groups: list[list[int]],
+    first: int,
+    last: int,
+    steps: list[int | float],
+    met_of: list[set[int]],
+) -> list[tuple[int, int]] | None:
+    """The best pairing of score groups ``first`` to ``last`` (players by their place in
+    the standings) with tables within a group or one step apart and no rematch: the
+    smallest gaps (largest first), then the fewest places between opponents; None if
+    no such pairing seats everyone."""
+    if first == last and len(groups[first]) % 2 == 0:
+        group = groups[first]
+        neighbours = list(zip(group[::2], group[1::2], strict=True))
+        if all(b not in met_of[a] for a, b in neighbours):
+            return neighbours  # the fewest places between opponents, and no rematch
+    members = [i for group in groups[first : last + 1] for i in group]
+    level = {i: g for g in range(first, last + 1) for i in groups[g]}
+    cuts = sorted({steps[g] for g in range(first, last)}, reverse=True)
+    tier = {step: t for t, step in enumerate(cuts)}
+
+    def edge(a: int, b: int) -> Cost | None:
+        if b in met_of[a]:
+            return None
+        apart = abs(level[a] - level[b])
+        if apart > 1:
+            return None
+        at_step = [0] * len(cuts)
+        if apart:
+            at_step[tier[steps[min(level[a], level[b])]]] = 1
+        return (*at_step, (a - b) ** 2)
+
+    found = _best(members, edge, lambda p: (), [], one_bye=True, perfect=False)
+    if found is None or any(b is None for _a, b in found):
+        return None
+    return [(a, b) for a, b in found if b is not None]
+
+
+def _must_cross(upper: list[int], lower: list[int], met_of: list[set[int]]) -> int:
+    """The fewest tables any pairing without a rematch has across the cut between
+    ``upper`` and ``lower``: each side's players left over by its own maximum matching
+    must cross (and the two sides' numbers crossing are equal)."""
+    return max(
+        len(upper) - 2 * _fresh_matching(upper, met_of),
+        len(lower) - 2 * _fresh_matching(lower, met_of),
+    )
+
+
+def _fresh_matching(vertices: list[int], met_of: list[set[int]]) -> int:
+    """The size of a maximum matching among ``vertices`` of pairs who have not met
+    (``met_of[i]``: whom i has met): Edmonds' blossom algorithm for matchings of most
+    pairs (no weights), starting from a greedy matching of neighbours in the standings.
+    Who has not met is nearly everyone, so a player's partners are found by scanning."""
+    k = len(vertices)
+    mate = [-1] * k
+    where = {v: x for x, v in enumerate(vertices)}
+    met_local = [{where[j] for j in met_of[v] if j in where} for v in vertices]
+    for x in range(k):  # greedy: each free player with the next free one not met
+        if mate[x] != -1:
+            continue
+        for y in range(x + 1, k):
+            if mate[y] == -1 and y not in met_local[x]:
+                mate[x], mate[y] = y, x
+                break
+    size = sum(1 for x in range(k) if mate[x] != -1) // 2
+    for root in range(k):
+        if size * 2 >= k - 1:
+            break
+        if mate[root] == -1 and _augment(root, mate, met_local):
+            size += 1
+    return size
+
+
+def _augment(root: int, mate: list[int], met: list[set[int]]) -> bool:
+    """Look for an augmenting path from the free vertex ``root`` (breadth first, odd
+    cycles shrunk into their base) and flip it: True if the matching grew."""
+    k = len(mate)
+    parent = [-1] * k
+    base = list(range(k))
+    used = [False] * k
+    used[root] = True
+    queue = [root]
+    head = 0
+
+    def lowest_common_base(a: int, b: int) -> int:
+        seen = [False] * k
+        while True:
+            a = base[a]
+            seen[a] = True
+            if mate[a] == -1:
+                break
+            a = parent[mate[a]]
+        while True:
+            b = base[b]
+            if seen[b]:
+                return b
+            b = parent[mate[b]]
+
+    def mark(v: int, b: int, child: int, in_blossom: list[bool]) -> None:
+        while base[v] != b:
+            in_blossom[base[v]] = in_blossom[base[mate[v]]] = True
+            parent[v] = child
+            child = mate[v]
+            v = parent[mate[v]]
+
+    while head < len(queue):
+        v = queue[head]
+        head += 1
+        for u in range(k):
+            if u == v or base[v] == base[u] or mate[v] == u or u in met[v]:
+                continue
+            if u == root or (mate[u] != -1 and parent[mate[u]] != -1):
+                b = lowest_common_base(v, u)
+                in_blossom = [False] * k
+                mark(v, b, u, in_blossom)
+                mark(u, b, v, in_blossom)
+                for x in range(k):
+                    if in_blossom[base[x]]:
+                        base[x] = b
+                        if not used[x]:
+                            used[x] = True
+                            queue.append(x)
+            elif parent[u] == -1:
+                parent[u] = v
+                if mate[u] == -1:
+                    while u != -1:  # flip the path back to the root
+                        v = parent[u]
+                        after = mate[v]
+                        mate[u], mate[v] = v, u
+                        u = after
+                    return True
+                used[mate[u]] = True
+                queue.append(mate[u])
+    return False
 
 
 # --------------------------------------------------------------------------- round robin
@@ -300,7 +662,8 @@ def _best(
     can_sit: Sequence[int],
     *,
     one_bye: bool,
-) -> list[Pair]:
+    perfect: bool = True,
+) -> list[Pair] | None:
     """The pairing whose summed costs are the smallest, compared tier by tier (the
     first tier first): a maximum-weight perfect matching, each cost tuple read as the
     digits of a number in a base larger than any sum of the lower tiers can reach.
@@ -308,7 +671,7 @@ def _best(
     ``edge_cost(a, b)`` None: a and b may not play. ``one_bye``: exactly one player of
     ``can_sit`` sits out when the number is odd, nobody when it is even; else any player
     may sit out (each has their own "sit" node, and the unused ones pair up with each
-    other at no cost)."""
+    other at no cost). ``perfect`` False: None when no pairing seats everyone."""
     import networkx as nx
 
     edges: dict[tuple[object, object], Cost] = {}
@@ -354,6 +717,8 @@ def _best(
         else:
             pairs.append((x, y))
             seated |= {x, y}
-    if seated != set(players):  # pragma: no cover - a perfect matching seats everyone
-        raise RuntimeError("the matching left a player out")
+    if seated != set(players):
+        if not perfect:
+            return None  # (a bracket of Swiss with no pairing of everyone)
+        raise RuntimeError("the matching left a player out")  # pragma: no cover
     return pairs
