@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy
 
 from builder import printing
 from builder.editors import get_editor
-from builder.models import ContentPack, Gang
+from builder.models import MY_WEAPONS, MY_WEAPONS_DESCRIPTION, ContentPack, Gang
 from builder.packs import PackFileError, read_pack
 from builder.validators import StorableTextForm
 from rules import all_systems, get_system
@@ -93,9 +93,10 @@ class PacksForm(StorableTextForm, forms.Form):
             .select_related("owner")
         )
         field.label_from_instance = lambda p: (
-            p.name
+            p.shown_name
             if p.owner_id == gang.owner_id
-            else _("%(pack)s (by %(owner)s)") % {"pack": p.name, "owner": p.owner.get_username()}
+            else _("%(pack)s (by %(owner)s)")
+            % {"pack": p.shown_name, "owner": p.owner.get_username()}
         )
 
 
@@ -110,7 +111,11 @@ class PackForm(StorableTextForm, forms.ModelForm):
     class Meta:
         model = ContentPack
         fields = ["system", "name", "description", "is_public"]
-        labels = {"is_public": gettext_lazy("Public: every player can see and use it")}
+        labels = {
+            "name": gettext_lazy("Name"),
+            "description": gettext_lazy("Description"),
+            "is_public": gettext_lazy("Public: every player can see and use it"),
+        }
         widgets = {"description": forms.Textarea(attrs={"rows": 3})}
 
     def __init__(self, *args, owner, **kwargs):
@@ -123,9 +128,22 @@ class PackForm(StorableTextForm, forms.ModelForm):
         if self.instance.pk:
             self.fields["system"].disabled = True
             del self.fields["use_in_my_gangs"]
+        if self.instance.pk and self.instance.is_my_weapons and not self.is_bound:
+            # the app's own pack reads in the reader's language; it is stored in English
+            self.initial["name"] = self.instance.shown_name
+            self.initial["description"] = self.instance.shown_description
+
+    def _stored(self, value: str, english: str) -> str:
+        """The app's own name or description, as the reader saw it, stored in English."""
+        if self.instance.pk and self.instance.is_my_weapons and value == _(english):
+            return english
+        return value
+
+    def clean_description(self) -> str:
+        return self._stored(self.cleaned_data.get("description", ""), MY_WEAPONS_DESCRIPTION)
 
     def clean_name(self) -> str:
-        name = self.cleaned_data["name"].strip()
+        name = self._stored(self.cleaned_data["name"].strip(), MY_WEAPONS)
         system = self.cleaned_data.get("system") or self.instance.system
         same = ContentPack.objects.filter(
             owner=self.instance.owner, system=system, name__iexact=name
@@ -244,7 +262,7 @@ class GangSettingsForm(StorableTextForm, forms.Form):
         label=gettext_lazy("Fame limit"), required=False, min_value=1, max_value=MAX_LIMIT
     )
 
-    def __init__(self, *args, total_label: str = "Fame", **kwargs):
+    def __init__(self, *args, total_label: str = gettext_lazy("Fame"), **kwargs):
         kwargs.setdefault("prefix", "gang")
         super().__init__(*args, **kwargs)
         self.fields["limit"].label = _("%(total)s limit") % {"total": total_label}

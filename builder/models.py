@@ -19,7 +19,12 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
+
+#: The pack the bwg1 catalogue page adds a player's own weapons to is found by this name (a
+#: key, stored in English); its name and description are shown in the reader's language.
+MY_WEAPONS = gettext_noop("My weapons")
+MY_WEAPONS_DESCRIPTION = gettext_noop("Weapons you added to your catalogue.")
 
 
 def new_share_token() -> str:
@@ -59,7 +64,23 @@ class ContentPack(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.name
+        return self.shown_name
+
+    @property
+    def is_my_weapons(self) -> bool:
+        return self.system == "bwg1" and self.name == MY_WEAPONS
+
+    @property
+    def shown_name(self) -> str:
+        """The name as a reader sees it: the app's own "My weapons" pack in the reader's
+        language, any other as its owner wrote it."""
+        return gettext(MY_WEAPONS) if self.is_my_weapons else self.name
+
+    @property
+    def shown_description(self) -> str:
+        if self.is_my_weapons and self.description == MY_WEAPONS_DESCRIPTION:
+            return gettext(MY_WEAPONS_DESCRIPTION)
+        return self.description
 
 
 class ItemQuerySet(models.QuerySet):
@@ -150,6 +171,18 @@ class Item(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def shown_name(self) -> str:
+        """The name in the reader's language: bwg1's shipped weapons and horses by the French
+        book's names in French ("Couteau Bowie", "Petit cheval", the glossary's for a sample
+        weapon); anything else as it is written."""
+        if self.system == "bwg1" and self.category in (self.Category.WEAPON, self.Category.HORSE):
+            from rules.systems import bwg1
+
+            section = "horses" if self.category == self.Category.HORSE else "weapons"
+            return bwg1.item_name(self.name, section)
+        return self.name
+
     def natural_key(self) -> tuple[str, str, str]:
         return (self.system, self.category, self.name)
 
@@ -206,7 +239,7 @@ class Member(models.Model):
         ordering = ["position", "id"]
 
     def __str__(self) -> str:
-        return self.name or f"Member {self.pk}"
+        return self.name or gettext("Member %(number)s") % {"number": self.pk}
 
 
 class MemberItem(models.Model):

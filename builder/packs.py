@@ -31,6 +31,7 @@ from functools import cache
 from typing import Any
 
 import fastjsonschema
+from django.utils.translation import gettext
 from jsonschema import Draft202012Validator
 
 from rules.registry import all_systems
@@ -130,7 +131,13 @@ def _shape_problems(data: Any) -> list[Problem]:
         return [_problem(e) for e in found] or [Problem("", fast.message)]
     if known is None:
         choices = ", ".join(systems)
-        return [Problem("system", f"no content packs for {system_id!r}; one of: {choices}")]
+        return [
+            Problem(
+                "system",
+                gettext("no content packs for %(system)s; one of: %(choices)s")
+                % {"system": repr(system_id), "choices": choices},
+            )
+        ]
     return []
 
 

@@ -37,7 +37,7 @@ from django.conf import settings
 from django.template.loader import render_to_string, select_template
 from django.utils import timezone
 from django.utils.text import slugify
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
 
 from rules import Report, get_system
@@ -65,7 +65,11 @@ __all__ = [
     "sheet_pdf",
 ]
 
-KINDS = {"cards": "Character cards", "sheet": "Gang sheet", "reference": "Quick reference"}
+KINDS = {
+    "cards": gettext_noop("Character cards"),
+    "sheet": gettext_noop("Gang sheet"),
+    "reference": gettext_noop("Quick reference"),
+}
 
 
 @dataclass(frozen=True)
@@ -84,7 +88,7 @@ class Paper:
 
 PAPERS = {
     "a4": Paper("a4", "A4", "A4", 210.0, 297.0),
-    "letter": Paper("letter", "US Letter", "letter", 215.9, 279.4),
+    "letter": Paper("letter", gettext_noop("US Letter"), "letter", 215.9, 279.4),
 }
 
 CARD_W, CARD_H = 63.0, 88.0  # poker size, mm
@@ -118,7 +122,7 @@ class Printed:
     @property
     def gang_name(self) -> str:
         name = self.roster.get("name")
-        return name.strip() if isinstance(name, str) and name.strip() else "Unnamed gang"
+        return name.strip() if isinstance(name, str) and name.strip() else _("Unnamed gang")
 
     def members(self) -> list[dict[str, Any]]:
         raws = self.roster.get("members") or []
@@ -215,12 +219,18 @@ def back_groups(card: Card) -> list[Group]:
         if entries:
             groups.append(Group("section", section.title, entries))
     if card.play_notes:
-        groups.append(Group("notes", "In play", list(card.play_notes)))
+        groups.append(Group("notes", _("In play"), list(card.play_notes)))
     return groups
 
 
+def _words(text: str) -> list[str]:
+    """``text``'s words, cut at white space but not at a non-breaking space (French puts
+    one before : ; ! ?: a word and its mark stay together)."""
+    return [w for w in re.split(r"[ \t\n\r\f\v]+", text) if w]
+
+
 def _one_line(text: str) -> str:
-    return re.sub(r"\s+", " ", text).strip()
+    return re.sub(r"[ \t\n\r\f\v]+", " ", text).strip()  # a non-breaking space stays
 
 
 @dataclass
@@ -398,9 +408,10 @@ class _Cutter:
         """Place an entry line by line: (line bottom, letters so far) from the layout. A cut
         leaves at least two lines to go on; an entry of one or two lines moves whole
         (unless it is alone on a face and still too long)."""
-        words = entry.term.split() + entry.text.split()
-        term_words = len(entry.term.split())
-        ends = list(itertools.accumulate(len(w) for w in words))  # letters to each word's end
+        words = _words(entry.term) + _words(entry.text)  # a non-breaking space holds
+        term_words = len(_words(entry.term))
+        # letters to each word's end (the layout's count: no white space, NBSP included)
+        ends = list(itertools.accumulate(len("".join(w.split())) for w in words))
         done, placed, at = 0, 0, top  # lines and words placed, where the rest starts
 
         def piece(upto: int) -> Entry:
@@ -659,8 +670,6 @@ def _refill(fitted: Fitted, groups: list[Group]) -> Fitted | None:
 
 
 def _remember(faces: list[Face], slack: Mapping[str, float] | None = None) -> None:
-    from django.core.cache import caches
-
     by_card: dict[str, Fitted] = {}
     guesses: dict[str, tuple[float, Fitted]] = {}
     for face in faces:
@@ -677,8 +686,9 @@ def _remember(faces: list[Face], slack: Mapping[str, float] | None = None) -> No
         for face in faces
         if _text_digest(face.card) in guesses
     }
-    with contextlib.suppress(OSError):
-        caches["pdf"].set_many({**by_card, **guesses, **members})
+    from builder.pdf_store import remember_fits
+
+    remember_fits({**by_card, **guesses, **members})  # bounded, with an expiry (pdf_store.py)
 
 
 def _number(faces: list[Face]) -> list[Face]:
@@ -1314,46 +1324,42 @@ def pdf_error_page(request, error: PdfError, **context: Any):
     return response
 
 
-ORIGIN_KEY = "print:origin"
-
-
 def share_url(request, token: str) -> str:
-    """The address of a gang's shared page, printed as the QR code on every PDF.
-
-    It is made from ``SITE_URL`` when set, else from the address the request came to,
-    which is remembered (in the PDF cache, shared by every worker) so that a PDF made in
-    the background, with no request, carries the same address as a click's."""
-    from django.core.cache import caches
+    """The address of a gang's shared page, printed as the QR code on every PDF: made
+    from ``SITE_URL`` (required in production), never from the request's Host, which the
+    client chooses; without it (development) the request's own address, for this PDF
+    alone: nothing a request says is kept for others (gangfight_site/links.py)."""
     from django.urls import reverse
 
-    path = reverse("gang_shared", args=[token])
-    origin = site_origin()
-    if getattr(settings, "SITE_URL", ""):
-        return origin + path
-    here = request.build_absolute_uri("/").rstrip("/")
-    if here != origin:
-        with contextlib.suppress(Exception):
-            caches["pdf"].set(ORIGIN_KEY, here, None)
-    return here + path
+    from gangfight_site import links
+
+    return links.absolute(reverse("gang_shared", args=[token]), request)
 
 
 def site_origin() -> str:
-    """``SITE_URL``, else the site's address as the last print request saw it ("" before
-    any): what :func:`share_url` builds on."""
-    from django.core.cache import caches
+    """The site's address for a PDF made with no request (in the background):
+    ``SITE_URL``, else the development server's (gangfight_site/links.py)."""
+    from gangfight_site import links
 
-    configured = getattr(settings, "SITE_URL", "")
-    if configured:
-        return configured.rstrip("/")
-    try:
-        return caches["pdf"].get(ORIGIN_KEY) or ""
-    except Exception:
-        return ""
+    return links.site_origin()
 
 
-def client_of(request) -> str:
-    """Who asked, for the render gate's one-PDF-at-a-time per client."""
-    return request.META.get("REMOTE_ADDR", "") or "unknown"
+def client_of(request, what: str = "") -> str:
+    """Who asked, for the render gate's one PDF at a time per client and per ``what`` (a
+    gang: ``gang:12``): the signed-in user, else the visitor's session (one that exists),
+    else, as a last resort, the client's address as the trusted proxies tell it (never the
+    proxy's own: gangfight_site/proxies.py)."""
+    from gangfight_site.throttle import client_address
+
+    user = getattr(request, "user", None)
+    session = getattr(request, "session", None)
+    if user is not None and user.is_authenticated:
+        who = f"user:{user.pk}"
+    elif session is not None and session.session_key and session.exists(session.session_key):
+        who = f"session:{session.session_key}"
+    else:
+        who = f"address:{client_address(request)}"
+    return f"{who}|{what}" if what else who
 
 
 def cached_pdf(
@@ -1362,12 +1368,16 @@ def cached_pdf(
     *,
     client: str | None = None,
     background: bool = False,
+    owner: str | None = None,
+    version: Any = None,
     **options: Any,
 ) -> tuple[bytes, bool]:
     """The PDF from the cache if made before from the same roster and options, else made
     now (and kept), through the render gate (``builder/pdf_gate.py``): ``client`` is the
     address that asked; ``background``, a render made ahead (``builder/tasks.py``), at a
     lower priority than any click. Returns the bytes and whether they came from the cache.
+    ``owner`` and ``version`` (a gang's ``gang:12`` and its version): the cache keeps only
+    the owner's latest version's PDFs (``builder/pdf_store.py``).
 
     The key is a digest of the roster itself (so of every value the PDF shows), never of
     a version number alone: a Print click right after a change can only find the PDF of
@@ -1394,6 +1404,7 @@ def cached_pdf(
         if content is not None:
             return content, True
         content = print_pdf(roster, kind, nice=19 if background else 10, **options)
-        with contextlib.suppress(OSError):
-            cache.set(key, content)
+        from builder.pdf_store import store_pdf
+
+        store_pdf(key, content, owner, version)
     return content, False

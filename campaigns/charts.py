@@ -277,7 +277,10 @@ class _LineChart:
                 out.append(
                     f'<circle cx="{_n(self.x(index))}" cy="{_n(self.y(value))}" r="4" '
                     f'stroke="#FFFFFF" stroke-width="1.5">'
-                    f"<title>{label}: {_number(value)} at {where}</title></circle>"
+                    "<title>"
+                    + gettext("%(label)s: %(value)s at %(where)s")
+                    % {"label": label, "value": _number(value), "where": where}
+                    + "</title></circle>"
                 )
             out.append("</g>")
         return out

@@ -9,7 +9,6 @@ template; the charts' SVG from ``campaigns.charts`` is escaped there.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,13 +17,14 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.text import slugify
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from builder.printing import PAPERS, needs_fallback_font
 from campaigns.charts import MISSING, Series, chart_table, line_chart
 from campaigns.engine_words import shown
 from rules import get_system
 from rules.campaign import SHOWDOWN_FATES, CampaignError, CampaignState, EncounterState
+from rules.i18n import punctuate
 from rules.pdf import PdfError, make_fetcher, render_pdf, run_with_deadline
 
 __all__ = [
@@ -140,7 +140,9 @@ def happening_text(state: CampaignState, h: dict[str, Any]) -> str:
             return gettext("%(by)s took out %(to)s.") % {"by": by, "to": _name(state, h["to"])}
         return gettext("%(to)s was taken out.") % {"to": _name(state, h["to"])}
     if kind == "left":
-        label = shown(state.progression.happening_kinds.get("left", "Left early")).lower()
+        label = shown(
+            state.progression.happening_kinds.get("left", gettext_noop("Left early"))
+        ).lower()
         return f"{_name(state, h['who'])} {label}."
     if kind == "loot":
         what = ([f"${h['cash']}"] if h.get("cash") else []) + list(h.get("items") or [])
@@ -151,7 +153,7 @@ def happening_text(state: CampaignState, h: dict[str, Any]) -> str:
         }
     label = shown(state.progression.happening_kinds.get(kind, str(kind)))
     names = ", ".join(_name(state, h[k]) for k in ("by", "to", "who") if h.get(k))
-    return f"{label}: {names}." if names else f"{label}."
+    return f"{label}{punctuate(':')}{names}." if names else f"{label}."
 
 
 @dataclass
@@ -205,7 +207,14 @@ def encounter_winner(state: CampaignState, enc: EncounterState) -> str:
 
 def _death_text(text: str, number: int) -> str:
     """A death roll's log line without the encounter's settlement that may follow it."""
-    cut = text.rfind(f" Encounter {number} settled:")
+    return without_settlement(text, number)
+
+
+def without_settlement(text: str, number: int) -> str:
+    """A log line without the "Encounter N settled: …" that may follow it, as the engine
+    wrote it in the reader's language ("Rencontre N réglée : …" in French)."""
+    start = gettext("Encounter {number} settled: {changes}.").split("{changes}")[0]
+    cut = text.rfind(" " + start.format(number=number).rstrip())
     return text[:cut] if cut > 0 else text
 
 
@@ -352,8 +361,9 @@ def chronicle_pdf(
             return content
         seconds = settings.PDF_TIMEOUT_SECONDS if timeout is None else timeout
         content = run_with_deadline(lambda: render(html), seconds)
-        with contextlib.suppress(OSError):
-            caches["pdf"].set(key, content)
+        from builder.pdf_store import store_pdf  # bounded, with an expiry
+
+        store_pdf(key, content, owner=f"chronicle:{campaign.pk}")
     return content
 
 

@@ -161,8 +161,8 @@ class LineForm(forms.Form):
         if not rivals:
             for name in ("amount", "cash", "items"):
                 del self.fields[name]
-            self.fields["by"].label = "Who (did it, or left)"
-            self.fields["to"].label = "To whom (taken out)"
+            self.fields["by"].label = gettext("Who (did it, or left)")
+            self.fields["to"].label = gettext("To whom (taken out)")
 
     @property
     def is_blank(self) -> bool:
@@ -286,7 +286,7 @@ class GangForm(forms.Form):
         self.fields["gang"].choices = gangs
         if len(gangs) > 1:
             self.fields["gang"].widget = forms.Select(choices=gangs)
-            self.fields["gang"].label = "For"
+            self.fields["gang"].label = gettext("For")
 
 
 class DisputeForm(GangForm):
@@ -440,7 +440,10 @@ class PurseBuyForm(forms.Form):
 
     def __init__(self, *args, members: list[tuple[str, str]], **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["member"].choices = [("", "The gang (nobody in particular)"), *members]
+        self.fields["member"].choices = [
+            ("", gettext("The gang (nobody in particular)")),
+            *members,
+        ]
 
 
 class LeaderForm(forms.Form):

@@ -32,7 +32,7 @@ from builder.models import Member, MemberItem
 from builder.roster import member_data
 from campaigns import access, services
 from campaigns.access import PAGE_METHODS, login_required
-from campaigns.chronicle import happening_text
+from campaigns.chronicle import happening_text, without_settlement
 from campaigns.encounter_forms import (
     DRAW,
     KIND_HELP,
@@ -78,6 +78,7 @@ from rules.campaign import (
     showdown_gone,
     showdown_pairs,
 )
+from rules.i18n import punctuate
 
 #: The dice the views roll with: None is the system's random. Tests set a seeded
 #: ``random.Random`` here for predictable rolls.
@@ -287,16 +288,20 @@ def _line_error(formset, form, where: list[int], error: CampaignError) -> None:
         except (ValueError, IndexError):
             line = None
         if line is not None:
-            line.add_error(None, _renumber(error.message, "Line", n, where[n - 1] + 1))
+            line.add_error(
+                None, _renumber(error.message, gettext("Line {number}"), n, where[n - 1] + 1)
+            )
             return
     add_engine_error(form, error)
 
 
 def _renumber(message: str, word: str, engine_n: int, shown_n: int) -> str:
-    """The engine counts only the filled-in lines; the page counts them all."""
-    prefix = f"{word} {engine_n}:"
-    if message.startswith(prefix):
-        return f"{word} {shown_n}:" + message.removeprefix(prefix)
+    """The engine counts only the filled-in lines; the page counts them all. ``word`` is
+    the message's start as the engine writes it, in the reader's language ("Line {number}",
+    "Ligne {number}"), followed by a colon (with French spacing or not)."""
+    prefix = word.format(number=engine_n)
+    if message.startswith(prefix) and message[len(prefix) :].lstrip("\u00a0 ").startswith(":"):
+        return word.format(number=shown_n) + message.removeprefix(prefix)
     return message
 
 
@@ -469,7 +474,7 @@ def _death_results(state: CampaignState, enc: EncounterState) -> list[dict[str, 
         if not p.has_showdown and d["result"] in HOUSE_DEATH_TEXT:
             text = str(HOUSE_DEATH_TEXT[d["result"]]).format(score=p.score_label)
         line = lines.get(ref)
-        said = line.text.split(f" Encounter {enc.number} settled:")[0] if line else ""
+        said = without_settlement(line.text, enc.number) if line else ""
         rows.append(
             {
                 "member": m,
@@ -504,7 +509,9 @@ def _reputation_rows(state: CampaignState, enc: EncounterState) -> list[dict[str
                     "gang": gang,
                     "earned": signed(enc.earned_by(m.ref)),
                     "advanced": enc.advanced.get(m.ref, 0),
-                    "why_not": "; ".join(sorted({a.why_not for a in awards if a.why_not})),
+                    "why_not": punctuate(";").join(
+                        sorted({a.why_not for a in awards if a.why_not})
+                    ),
                     "title": title,
                     "bonus": bonus,
                 }
@@ -747,7 +754,9 @@ def _step_showdown(request: HttpRequest, seat: Seat, enc: EncounterState) -> Act
             except (ValueError, IndexError):
                 pass
             else:
-                form.hits.forms[i].add_error(None, _renumber(error.message, "Hit", n, i + 1))
+                form.hits.forms[i].add_error(
+                    None, _renumber(error.message, gettext("Hit {number}"), n, i + 1)
+                )
                 return
         add_engine_error(form, error)
 

@@ -6,7 +6,11 @@ puts them in the catalogue. A word missing from the catalogue simply shows in En
 
 from __future__ import annotations
 
+import re
+
 from django.utils.translation import gettext, gettext_noop
+
+from rules.i18n import punctuate
 
 WORDS = (
     # the engine marks its own words at the source (rules/campaign, gettext_noop): listed
@@ -23,3 +27,49 @@ WORDS = (
 def shown(text: str) -> str:
     """``text`` in the reader's language when the catalogue has it, else as it is."""
     return gettext(text) if text else text
+
+
+#: The purposes the engines write into the dice log (English, stored with each roll), as
+#: (the pattern of the stored line, its message): shown in the reader's language.
+PURPOSES = (
+    (r"Death roll for (?P<name>.+)", gettext_noop("Death roll for {name}")),
+    (
+        r"Badly wounded: which of (?P<name>.+)'s rows",
+        gettext_noop("Badly wounded: which of {name}'s rows"),
+    ),
+    (r"Rivals: encounter location", gettext_noop("Rivals: encounter location")),
+    (
+        r"(?P<name>.+): new ability \((?P<table>.+)\)",
+        gettext_noop("{name}: new ability ({table})"),
+    ),
+    (
+        r"Special skill: (?P<table>.+) \((?P<cost>\d+) CCP\)",
+        gettext_noop("Special skill: {table} ({cost} CCP)"),
+    ),
+    (r"(?P<name>.+): first player", gettext_noop("{name}: first player")),
+    (r"(?P<name>.+): second player", gettext_noop("{name}: second player")),
+    (
+        r"(?:(?P<name>.+?): )?ability (?P<n>\d+) \((?P<table>.+) table\)",
+        gettext_noop("ability {n} ({table} table)"),
+    ),
+    (
+        r"(?:(?P<name>.+?): )?re-roll: repeat of (?P<ability>.+)",
+        gettext_noop("re-roll: repeat of {ability}"),
+    ),
+)
+_PURPOSES = tuple((re.compile(f"^{pattern}$"), message) for pattern, message in PURPOSES)
+
+
+def purpose(text: str) -> str:
+    """A dice log's purpose in the reader's language, when it is one the engines write;
+    else as it is (a name, a book's abbreviation: "BD", "Str")."""
+    for pattern, message in _PURPOSES:
+        found = pattern.match(text or "")
+        if found:
+            parts = {k: v for k, v in found.groupdict().items() if v is not None}
+            shown_text = gettext(message).format(**{**dict.fromkeys(("name",), ""), **parts})
+            name = parts.get("name")
+            if name and "{name}" not in message:
+                return f"{name}{punctuate(':')}{shown_text}"
+            return shown_text
+    return text

@@ -83,7 +83,8 @@ class HouseRulesMixin:
                 {
                     "system": system,
                     "fields": [self[n] for n in names],
-                    "none": f"{system.name} uses the book's rules: there are no house rules to set."
+                    "none": _("%(game)s uses the book's rules: there are no house rules to set.")
+                    % {"game": system.name}
                     if not names
                     else "",
                 }

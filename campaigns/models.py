@@ -37,7 +37,7 @@ class Campaign(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="organised_campaigns"
     )
     encounters = models.PositiveSmallIntegerField(
-        "encounters agreed",
+        gettext_lazy("encounters agreed"),
         default=5,
         validators=[MinValueValidator(1), MaxValueValidator(30)],
         help_text=gettext_lazy("How many encounters each gang plays (Rivals recommends 4 to 6)."),

@@ -28,6 +28,7 @@ from campaigns import access, chronicle, services
 from campaigns.access import PAGE_METHODS, login_required, post_only
 from campaigns.forms import CampaignForm, CampaignSettingsForm, FinishForm, JoinForm
 from campaigns.models import Campaign, CampaignEvent, CampaignGang
+from gangfight_site import links
 from rules import get_system
 from rules.campaign import RUNNING, SETUP, CampaignError, CampaignState, replay
 
@@ -321,8 +322,8 @@ def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "encounters": encounters,
         "open_encounters": [e for e in encounters if e["enc"].open],
         "last_encounter": state.last_encounter,
-        "invite_url": request.build_absolute_uri(
-            reverse("campaign_join", args=[campaign.invite_token])
+        "invite_url": links.absolute(
+            reverse("campaign_join", args=[campaign.invite_token]), request
         ),
         "own_join": _own_join(campaign, state, request.user, mine) if organiser else None,
         "can_start": organiser and state.status == SETUP and len(state.gangs) >= 2,
@@ -392,7 +393,10 @@ def campaign_chronicle(request: HttpRequest, campaign_id: int) -> HttpResponse:
         paper = "a4"
     try:
         content = chronicle.chronicle_pdf(
-            campaign, state, paper=paper, client=printing.client_of(request)
+            campaign,
+            state,
+            paper=paper,
+            client=printing.client_of(request, f"campaign:{campaign.pk}"),
         )
     except printing.PdfError as error:
         back = reverse("campaign_detail", args=[campaign.pk])
@@ -427,8 +431,9 @@ def campaign_gang_print(request: HttpRequest, campaign_id: int, gang_id: int) ->
             paper=options["paper"],
             fronts_only=options["fronts_only"],
             member_key=member or None,
-            share_url=request.build_absolute_uri(back),
-            client=printing.client_of(request),
+            share_url=links.absolute(back, request),  # SITE_URL's, never the Host's
+            client=printing.client_of(request, f"campaign:{campaign.pk}"),
+            owner=f"campaign:{campaign.pk}:gang:{gang.id}",
         )
     except printing.PdfError as error:
         return printing.pdf_error_page(request, error, gang=gang, back=back)

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from rules.play import Tap
@@ -69,6 +70,28 @@ class Game(models.Model):
         ]
 
     def __str__(self) -> str:
+        return self.name
+
+    @property
+    def title(self) -> str:
+        """The game's name in the reader's language: a campaign encounter's and a league
+        match's are made from their parts (``snapshot["title"]``); a gang's is its name."""
+        snapshot = self.snapshot if isinstance(self.snapshot, dict) else {}
+        sides = [s.get("name", "") for s in snapshot.get("sides", [])]
+        parts = snapshot.get("title") or {}
+        if self.source == self.ENCOUNTER and len(sides) == 2 and "encounter" in parts:
+            return gettext("%(a)s v %(b)s (encounter %(n)d)") % {
+                "a": sides[0],
+                "b": sides[1],
+                "n": parts["encounter"],
+            }
+        if self.source == self.MATCH and len(sides) == 2 and "round" in parts:
+            return gettext("%(a)s v %(b)s (%(league)s, round %(n)d)") % {
+                "a": sides[0],
+                "b": sides[1],
+                "league": parts.get("league", ""),
+                "n": parts["round"],
+            }
         return self.name
 
 

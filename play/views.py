@@ -69,7 +69,9 @@ def _start_page(
             "form": form,
             "existing": existing,
             "table_sizes": TABLE_SIZES,
-            "scenarios": [c.name for c in scenarios.lists_for(system).scenarios],
+            "scenarios": [
+                scenarios.lists_for(system).shown(c) for c in scenarios.lists_for(system).scenarios
+            ],
             "one_side": one_side,
             "location": location,
             "rolled": rolled,
@@ -176,8 +178,8 @@ def start_from_match(request: HttpRequest, pairing_id: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "HEAD"])
 def game_list(request: HttpRequest) -> HttpResponse:
-    games = services.games_for(request.user).values(
-        "pk", "name", "system", "version", "updated", "ended", "submitted"
+    games = services.games_for(request.user).only(
+        "pk", "name", "source", "snapshot", "system", "version", "updated", "ended", "submitted"
     )
     return render(request, "play/game_list.html", {"games": list(games)})
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cache
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -85,12 +87,31 @@ DATA_DIR = Path(__file__).parent / "data"
 _SEED = re.compile(r"\bseed \d{3}\b")
 
 
+def book_name(system: Any) -> str:
+    """The system's book as a sentence names it, in the active language ("the Blackwater
+    Gulch v1.1.2 rulebook"). A system may name its book with ``book``; otherwise it is the
+    rulebook of the system's name."""
+    from rules.i18n import _
+
+    return getattr(system, "book", "") or _("the {name} rulebook").format(name=system.name)
+
+
 def cite(system: Any, source: str) -> str:
     """A rule's source as a player reads it: the book's name, not our seed file's number
-    ("seed 002, p. 12" is "the Blackwater Gulch v1.1.2 rulebook, p. 12"). A system may name
-    its book with ``book``; otherwise it is the rulebook of the system's name."""
-    book = getattr(system, "book", "") or f"the {system.name} rulebook"
-    return _SEED.sub(book, source)
+    ("seed 002, p. 12" is "the Blackwater Gulch v1.1.2 rulebook, p. 12")."""
+    return _SEED.sub(lambda _m: book_name(system), source)
+
+
+def cite_parts(system: Any, source: str) -> list[tuple[str, bool]]:
+    """``cite`` in parts, (text, is the book's name): the rest is where in the book, as our
+    docs say it (English, like the rule's summary)."""
+    parts: list[tuple[str, bool]] = []
+    for i, part in enumerate(_SEED.split(source)):
+        if i:
+            parts.append((book_name(system), True))
+        if part:
+            parts.append((part, False))
+    return parts
 
 
 def text_language(system: Any, language: str) -> str:
@@ -100,6 +121,38 @@ def text_language(system: Any, language: str) -> str:
     rather than show a translation of ours."""
     books = getattr(system, "book_languages", ("en",))
     return language if language in books else "en"
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, Mapping):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list | tuple):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+@cache
+def book_texts(system_id: str) -> tuple[str, ...]:
+    """The texts a system quotes from its book, longest first: every string of three words
+    or more in its data (``rules/data/<id>.json``) and in its module's constants (its
+    rules texts), so that a page can mark the English ones where a message quotes them
+    (``lang="en"``) when the book has no edition in the reader's language."""
+    import importlib
+
+    found: set[str] = set()
+    with contextlib.suppress(OSError):
+        found.update(_strings(load_content(system_id)))
+    try:
+        module = importlib.import_module(f"rules.systems.{system_id}")
+    except ImportError:
+        module = None
+    for name, value in vars(module).items() if module else ():
+        if name.isupper() and isinstance(value, Mapping | list | tuple):
+            found.update(_strings(value))
+    texts = {t.strip() for t in found if len(t.split()) >= 3}
+    return tuple(sorted(texts, key=len, reverse=True))
 
 
 def load_content(system_id: str) -> dict[str, Any]:

@@ -94,6 +94,19 @@ def gettext_noop(message: str) -> str:
     return message
 
 
+#: The marks French sets off with a non-breaking space before them (and « » inside).
+_SPACED_MARKS = frozenset(":;!?")
+
+
+def punctuate(mark: str) -> str:
+    """A separator as the active language writes it, with the space after it: "; " and
+    ": " in English, "\u00a0; " and "\u00a0: " in French (a non-breaking space before
+    : ; ! ?), for text joined in code ("niveau 4\u00a0; Pistolet")."""
+    if mark in _SPACED_MARKS and language() == "fr":
+        return f"\u00a0{mark} "
+    return f"{mark} "
+
+
 def language() -> str:
     """The active language's base code: "en", "fr" ("fr-ca" is "fr")."""
     code = _language() or "en"

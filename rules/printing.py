@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from rules.base import Finding
+from rules.i18n import _
 
 # The marks a card may carry, top right of its front: static/pdf/marks/<name>.svg.
 MARKS: dict[str, str] = {
@@ -87,6 +88,10 @@ class Section:
 
     title: str
     entries: tuple[Entry, ...]
+    #: the language its texts are in when that is the book's, not the reader's ("en": the
+    #: English book's rules, digested), so a page marks them ``lang``; "" when they follow
+    #: the reader's language
+    lang: str = ""
 
     @classmethod
     def of(cls, title: str, entries: Iterable[Entry | tuple[str, str]]) -> Section:
@@ -153,7 +158,10 @@ class Card:
 
 def play_notes(findings: Iterable[Finding]) -> list[str]:
     """Findings as notes for a card: the message, marked when it is an error."""
-    return [f"{'Not legal: ' if f.is_error else ''}{f.message}" for f in findings]
+    return [
+        _("Not legal: {message}").format(message=f.message) if f.is_error else f.message
+        for f in findings
+    ]
 
 
 def dedupe_entries(entries: Iterable[Entry]) -> tuple[Entry, ...]:

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from rules import i18n
+
 DATA = Path(__file__).parent / "data" / "scenarios.json"
 
 
@@ -32,9 +34,26 @@ class Lists:
     source: str = ""
     scenarios: tuple[Choice, ...] = ()
     deployments: tuple[Choice, ...] = ()
-    #: where in the book each list is, in a few words ("pp. 26-28")
+    #: where in the book each list is, in a few words ("pp. 27-29")
     scenarios_where: str = ""
     deployments_where: str = ""
+    #: the language of the book's own titles (``Choice.book_name``): "fr" for bwg1
+    book_language: str = ""
+
+    def shown(self, choice: Choice) -> str:
+        """A choice as the reader's book names it: the French book's own title for a
+        French reader of bwg1 ("Sursis à l'exécution"), else the name reports store."""
+        if choice.book_name and self.book_language and i18n.language() == self.book_language:
+            return choice.book_name
+        return choice.name
+
+    def shown_name(self, name: str) -> str:
+        """A report's stored scenario or deployment as the reader's book names it (a name
+        not in the book's lists as typed)."""
+        for choice in (*self.scenarios, *self.deployments):
+            if choice.name == name:
+                return self.shown(choice)
+        return name
 
 
 def _choices(entries: list[dict]) -> tuple[Choice, ...]:
@@ -55,6 +74,7 @@ def _all() -> dict[str, Lists]:
             _choices(entry.get("deployments", [])),
             entry.get("scenarios_where", ""),
             entry.get("deployments_where", ""),
+            entry.get("book_language", ""),
         )
         for system, entry in data.items()
     }

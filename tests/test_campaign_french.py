@@ -42,7 +42,7 @@ def test_the_log_replayed_in_french_reads_in_french():
     )
     assert log[5].startswith(
         "The O'Neil Gang a confirmé le compte rendu de la rencontre 1. "
-        f"Rencontre 1 réglée{NBSP}: Mark +6 Réputation (désormais 6, 1 CCP gagné); "
+        f"Rencontre 1 réglée{NBSP}: Mark +6 Réputation (désormais 6, 1 CCP gagné){NBSP}; "
     )
     assert log[7].endswith("2 événements. Provisoire jusqu'à ce que les deux confirment.")
     assert log[8].endswith("Jets de mort à faire pour Mark.")

@@ -231,7 +231,7 @@ def test_rivals_messages_in_french():
         summary = report.members["1"].summary  # built when asked, in the active language
     by_code = {f.code: f.message for f in report.findings}
     assert by_code["rivals.too_few_outlaws"].startswith("Le gang compte 1 hors-la-loi")
-    assert by_code["rivals.no_pack"].startswith("Ann n'a pas de lot d'équipement")
+    assert by_code["rivals.no_pack"].startswith("Ann n'a pas de paquetage d'équipement")
     assert summary == "Femme · Gaucher · 0 CCP"
     assert report.members["1"].summary == "Female · Left-handed · 0 CCP"
 

@@ -96,6 +96,7 @@ SAME_IN_FRENCH = {
     **dict.fromkeys(
         [
             "Type",
+            "Description",
             "Profession",
             "Professions",
             "Table",

@@ -36,7 +36,7 @@ def test_the_report_form_offers_the_books_scenarios_and_deployments(match, regs)
     assert '<datalist id="scenario-choices"' in page
     assert '<option value="Manhunt" label="Manhunt (Chasse à l&#x27;homme)">' in page
     assert '<option value="Outnumbered &amp; Cornered"' in page
-    assert "Pick one of the book&#x27;s scenarios (pp. 26\u201328) or type your own." in page
+    assert "Pick one of the book&#x27;s scenarios (pp. 27\u201329) or type your own." in page
     assert "Pick one of the book&#x27;s starting positions (p. 25) or type your own." in page
     # the list is seen without opening it: the book's names, as buttons that fill the field
     assert 'data-testid="id_scenario-book"' in page and 'data-testid="id_deployment-book"' in page

@@ -168,7 +168,7 @@ class EntryForm(StorableTextForm, forms.Form):
     label: ClassVar[str] = gettext_lazy("Entry")
     plural: ClassVar[str] = gettext_lazy("Entries")
 
-    name = forms.CharField(max_length=80)
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=80)
 
     def __init__(self, data=None, *, pack, instance: Item | None = None, **kwargs: Any):
         self.pack = pack

@@ -44,18 +44,23 @@ class WeaponForm(EntryForm):
     plural = gettext_lazy("Weapons")
 
     kind = forms.ChoiceField(
+        label=gettext_lazy("Kind"),
         choices=[
             ("ranged", gettext_lazy("Ranged (uses RC)")),
             ("melee", gettext_lazy("Melee (uses MC)")),
-        ]
+        ],
     )
     hands = forms.TypedChoiceField(
+        label=gettext_lazy("Hands"),
         choices=[(1, gettext_lazy("1-handed")), (2, gettext_lazy("2-handed"))],
         coerce=int,
         initial=1,
     )
     level = forms.IntegerField(
-        min_value=1, max_value=12, help_text=gettext_lazy("Adds to the member's XP.")
+        label=gettext_lazy("Level"),
+        min_value=1,
+        max_value=12,
+        help_text=gettext_lazy("Adds to the member's XP."),
     )
     strength = forms.CharField(
         max_length=4,
@@ -66,22 +71,23 @@ class WeaponForm(EntryForm):
         ),
     )
     traits = forms.MultipleChoiceField(
-        choices=trait_choices, required=False, widget=forms.CheckboxSelectMultiple
+        label=gettext_lazy("Traits"),
+        choices=trait_choices,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
     )
 
     @classmethod
     def describe(cls, stats: dict[str, Any]) -> str:
-        traits = ", ".join(t.capitalize() for t in stats.get("traits", []))
-        kind = {"ranged": gettext("ranged"), "melee": gettext("melee")}.get(
-            stats.get("kind"), stats.get("kind", "?")
-        )
-        line = gettext("%(kind)s, %(hands)s-handed, level %(level)s") % {
-            "kind": kind,
-            "hands": stats.get("hands", "?"),
+        """In French in the book's words: "à distance, à une main, niveau 4, Pistolet"."""
+        traits = ", ".join(bwg1._trait_label(t) for t in stats.get("traits", []))
+        line = gettext("%(kind)s, %(hands)s, level %(level)s") % {
+            "kind": bwg1.kind_word(str(stats.get("kind", "?"))),
+            "hands": bwg1.hands_word(stats.get("hands", 1)),
             "level": stats.get("level", "?"),
         }
         if stats.get("strength"):
-            line += f", Str {stats['strength']}"
+            line += ", " + gettext("Str %(strength)s") % {"strength": stats["strength"]}
         return line + (", " + traits if traits else "")
 
     def clean_strength(self) -> str:
@@ -97,7 +103,7 @@ class WeaponForm(EntryForm):
         kind = cleaned.get("kind")
         traits = set(cleaned.get("traits") or [])
         if kind == "melee" and traits & bwg1.RANGED_TRAITS:
-            names = ", ".join(sorted(t.capitalize() for t in traits & bwg1.RANGED_TRAITS))
+            names = ", ".join(sorted(bwg1._trait_label(t) for t in traits & bwg1.RANGED_TRAITS))
             self.add_error(
                 "traits",
                 ngettext(
@@ -108,7 +114,11 @@ class WeaponForm(EntryForm):
                 % {"names": names},
             )
         if kind == "ranged" and traits & bwg1.MELEE_TRAITS:
-            self.add_error("traits", gettext_lazy("Parry is a melee trait: make the weapon melee."))
+            self.add_error(
+                "traits",
+                gettext("%(name)s is a melee trait: make the weapon melee.")
+                % {"name": bwg1._trait_label("parry")},
+            )
         if kind == "ranged" and cleaned.get("strength", "").startswith("M"):
             self.add_error("strength", gettext_lazy('"M" strengths are for melee weapons.'))
         return cleaned
@@ -443,15 +453,15 @@ class RemoveForm(ActionForm):
 
 def weapon_label(w: Item) -> str:
     return _("%(name)s (level %(level)s, %(kind)s)") % {
-        "name": w.name,
+        "name": bwg1.item_name(w.name, "weapons"),
         "level": w.stats.get("level", "?"),
-        "kind": w.stats.get("kind", "?"),
+        "kind": bwg1.kind_word(str(w.stats.get("kind", "?"))),
     }
 
 
 def horse_label(h: Item) -> str:
     return _('%(name)s (%(xp)s XP, %(speed)s")') % {
-        "name": h.name,
+        "name": bwg1.item_name(h.name, "horses"),
         "xp": h.stats.get("xp", "?"),
         "speed": h.stats.get("speed", "?"),
     }

@@ -23,9 +23,11 @@ from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 from jsonschema import Draft202012Validator
 
+from builder.book_texts import language_of
 from builder.editors.base import ActionContext, ActionForm, Editor, EntryForm, mark
 from builder.models import Item, Member
 from builder.services import append_member, member_name, remove_member
+from rules.i18n import punctuate
 from rules.systems import bwg2
 
 SAMPLES_FILE = Path(__file__).with_name("bwg2_samples.json")
@@ -219,18 +221,24 @@ def describe_card(stats: dict[str, Any]) -> str:
 class CardFields(forms.Form):
     """Everything a printed card shows (the card's name comes from the form using it)."""
 
-    faction = forms.ChoiceField(choices=FACTION_CHOICES)
+    faction = forms.ChoiceField(label=gettext_lazy("Faction"), choices=FACTION_CHOICES)
     level = forms.ChoiceField(
+        label=gettext_lazy("Level"),
         choices=[("", gettext_lazy("— (artillery has no level)")), *LEVEL_CHOICES],
         required=False,
         help_text=gettext_lazy("Hero, Henchman or Minion; artillery has none."),
     )
     artillery = forms.BooleanField(
+        label=gettext_lazy("Artillery"),
         required=False,
         help_text=gettext_lazy("An artillery piece: not a character, no level or size bonus."),
     )
-    size = forms.ChoiceField(choices=SIZE_CHOICES, initial=bwg2.DEFAULT_SIZE)
-    one_per_gang = forms.ChoiceField(choices=ONE_PER_GANG_CHOICES, required=False)
+    size = forms.ChoiceField(
+        label=gettext_lazy("Size"), choices=SIZE_CHOICES, initial=bwg2.DEFAULT_SIZE
+    )
+    one_per_gang = forms.ChoiceField(
+        label=gettext_lazy("One per gang"), choices=ONE_PER_GANG_CHOICES, required=False
+    )
     hp = forms.IntegerField(min_value=0, max_value=999, label=gettext_lazy("HP"))
     dp = forms.IntegerField(min_value=0, max_value=999, label=gettext_lazy("DP"))
     xp = forms.IntegerField(
@@ -246,7 +254,10 @@ class CardFields(forms.Form):
     rc = forms.IntegerField(min_value=0, max_value=999, label=gettext_lazy("RC"))
     mc = forms.IntegerField(min_value=0, max_value=999, label=gettext_lazy("MC"))
     equipment = forms.CharField(
-        required=False, widget=forms.Textarea(attrs={"rows": 3}), help_text=EQUIPMENT_HELP
+        label=gettext_lazy("Equipment"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=EQUIPMENT_HELP,
     )
     vital_info = forms.CharField(max_length=200, required=False, label=gettext_lazy("Vital info"))
     faction_rule_name = forms.CharField(
@@ -258,9 +269,31 @@ class CardFields(forms.Form):
         label=gettext_lazy("Faction rule text"),
     )
     skills = forms.CharField(
-        required=False, widget=forms.Textarea(attrs={"rows": 3}), help_text=SKILLS_HELP
+        label=gettext_lazy("Skills"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=SKILLS_HELP,
     )
-    notes = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
+    notes = forms.CharField(
+        label=gettext_lazy("Notes"), required=False, widget=forms.Textarea(attrs={"rows": 2})
+    )
+
+    #: the fields that hold the card's texts, often the English book's own
+    BOOK_TEXT_FIELDS = (
+        "equipment", "vital_info", "faction_rule_name", "faction_rule_text", "skills", "notes",
+    )  # fmt: skip
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        # A field showing the book's English (or a sample card's) on a French page says so.
+        for name in self.BOOK_TEXT_FIELDS:
+            field = self.fields.get(name)
+            value = self.data.get(self.add_prefix(name)) if self.is_bound else None
+            if value is None:
+                value = self.initial.get(name, field.initial if field else "")
+            lang = language_of(value, "bwg2") if field is not None else ""
+            if lang:
+                field.widget.attrs["lang"] = lang
 
     def clean(self):
         cleaned = super().clean()
@@ -649,21 +682,30 @@ class ExtraForm(EntryForm):
     plural = gettext_lazy("Consumables and thrown weapons")
 
     cost = forms.IntegerField(
-        min_value=1, max_value=9999, help_text=gettext_lazy("Fame it adds to the gang.")
+        label=gettext_lazy("Cost"),
+        min_value=1,
+        max_value=9999,
+        help_text=gettext_lazy("Fame it adds to the gang."),
     )
-    level = forms.IntegerField(min_value=0, max_value=99, required=False)
+    level = forms.IntegerField(
+        label=gettext_lazy("Level"), min_value=0, max_value=99, required=False
+    )
     range = forms.CharField(
-        max_length=10, required=False, help_text=gettext_lazy("Inches, “M” (= Strength) or empty.")
+        label=gettext_lazy("Range"),
+        max_length=10,
+        required=False,
+        help_text=gettext_lazy("Inches, “M” (= Strength) or empty."),
     )
     str = forms.CharField(max_length=10, required=False, label=gettext_lazy("Str"))
     traits = forms.CharField(
+        label=gettext_lazy("Traits"),
         max_length=200,
         required=False,
         help_text=gettext_lazy("Comma-separated, e.g. Thrown, Concealed or Consumable, Silver."),
     )
-    consumable = forms.BooleanField(required=False, initial=True)
-    weightless = forms.BooleanField(required=False)
-    unique = forms.BooleanField(required=False)
+    consumable = forms.BooleanField(label=gettext_lazy("Consumable"), required=False, initial=True)
+    weightless = forms.BooleanField(label=gettext_lazy("Weightless"), required=False)
+    unique = forms.BooleanField(label=gettext_lazy("Unique"), required=False)
     text = forms.CharField(
         required=False, widget=forms.Textarea(attrs={"rows": 2}), label=gettext_lazy("Rules text")
     )
@@ -691,10 +733,10 @@ class ExtraForm(EntryForm):
         if item.range:
             bits.append(gettext("range %(range)s") % {"range": item.range})
         if item.str:
-            bits.append(f"Str {item.str}")
+            bits.append(gettext("Str %(strength)s") % {"strength": item.str})
         if item.traits:
             bits.append(", ".join(item.traits))
-        return "; ".join(bits)
+        return punctuate(";").join(bits)
 
     def clean(self):
         cleaned = super().clean()
@@ -752,11 +794,19 @@ def _card_label(item: Item) -> str:
     else:
         kind = bwg2.LEVELS.get(stats.get("level", ""), {}).get("name", "?")
     faction = bwg2.FACTIONS.get(stats.get("faction", ""), {}).get("name", "?")
-    return f"{item.name} ({faction} {kind}, {stats.get('xp', '?')} XP)"
+    return gettext("%(name)s (%(faction)s %(kind)s, %(xp)s XP)") % {
+        "name": item.name,
+        "faction": faction,
+        "kind": kind,
+        "xp": stats.get("xp", "?"),
+    }
 
 
 def _extra_label(item: Item) -> str:
-    return f"{item.name} ({item.stats.get('cost', '?')} Fame)"
+    return gettext("%(name)s (%(cost)s Fame)") % {
+        "name": item.name,
+        "cost": item.stats.get("cost", "?"),
+    }
 
 
 # --------------------------------------------------------------------------- gang actions
@@ -829,8 +879,17 @@ class AddArtilleryForm(AddCardForm):
     )
 
 
-BLANK_KINDS = [(lv["id"], f"Blank {lv['name']} card") for lv in bwg2.LEVELS.values()]
-BLANK_KINDS.append(("artillery", "Blank artillery card"))
+#: A blank card of each level, and its new member's name (in the reader's language).
+BLANK_KINDS = {
+    "hero": (_("Blank Hero card"), _("New Hero")),
+    "henchman": (_("Blank Henchman card"), _("New Henchman")),
+    "minion": (_("Blank Minion card"), _("New Minion")),
+    "artillery": (_("Blank artillery card"), _("New artillery piece")),
+}
+
+
+def blank_kinds() -> list[tuple[str, str]]:
+    return [("", str(_("Add a blank card…"))), *((k, str(v[0])) for k, v in BLANK_KINDS.items())]
 
 
 class AddBlankForm(ActionForm):
@@ -840,7 +899,7 @@ class AddBlankForm(ActionForm):
     live = True
 
     kind = forms.ChoiceField(
-        choices=[("", _("Add a blank card…")), *BLANK_KINDS],
+        choices=blank_kinds,
         label=_("Blank card"),
         error_messages={"required": _("Choose which kind of blank card to add.")},
     )
@@ -851,14 +910,14 @@ class AddBlankForm(ActionForm):
         card = data["card"]
         if kind == "artillery":
             card.update(
-                name="New Artillery",
+                name=str(BLANK_KINDS["artillery"][1]),
                 level="",
                 artillery=True,
                 size="massive",
                 **dict.fromkeys(bwg2.ATTRIBUTES, 0),
             )
         else:
-            card.update(name=f"New {bwg2.LEVELS[kind]['name']}", level=kind)
+            card.update(name=str(BLANK_KINDS[kind][1]), level=kind)
         member = append_member(ctx.gang, name=member_name(ctx.gang, card["name"]), data=data)
         ctx.opened = member
 

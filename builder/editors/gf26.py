@@ -28,6 +28,7 @@ from builder.editors.base import ActionContext, ActionForm, Catalogue, Editor, E
 from builder.models import Gang, Item, Member
 from gangfight_site.sorting import name_key
 from rules.base import as_int
+from rules.i18n import punctuate
 from rules.systems import gf26
 
 ATTRIBUTES = gf26.ATTRIBUTES
@@ -181,9 +182,12 @@ class ProfileFields(forms.Form):
     """The fields of a profile (without its name), shared by packs and the member editor."""
 
     troop_type = forms.ChoiceField(choices=TROOP_CHOICES, label=gettext_lazy("Troop type"))
-    size = forms.ChoiceField(choices=SIZE_CHOICES, initial="medium")
+    size = forms.ChoiceField(label=gettext_lazy("Size"), choices=SIZE_CHOICES, initial="medium")
     points = forms.IntegerField(
-        min_value=0, max_value=MAX_POINTS, help_text=gettext_lazy("The profile's cost.")
+        label=gettext_lazy("Points"),
+        min_value=0,
+        max_value=MAX_POINTS,
+        help_text=gettext_lazy("The profile's cost."),
     )
     mov = forms.IntegerField(min_value=0, max_value=MAX_ATTRIBUTE, label=gettext_lazy("MOV"))
     att = forms.IntegerField(min_value=0, max_value=MAX_ATTRIBUTE, label=gettext_lazy("ATT"))
@@ -200,7 +204,9 @@ class ProfileFields(forms.Form):
         help_text=EQUIPMENT_HELP,
         label=gettext_lazy("The profile's equipment"),
     )
-    setting = forms.ChoiceField(choices=SETTING_CHOICES, required=False)
+    setting = forms.ChoiceField(
+        label=gettext_lazy("Setting"), choices=SETTING_CHOICES, required=False
+    )
 
     @staticmethod
     def field_name(attribute: str) -> str:
@@ -276,14 +282,17 @@ class EquipmentForm(EntryForm):
     label = gettext_lazy("Equipment")
     plural = gettext_lazy("Equipment")
 
-    points = forms.IntegerField(min_value=0, max_value=MAX_POINTS)
+    points = forms.IntegerField(label=gettext_lazy("Points"), min_value=0, max_value=MAX_POINTS)
     notes = forms.CharField(
-        max_length=200, required=False, help_text=gettext_lazy("e.g. “+2 DAM, two hands”.")
+        label=gettext_lazy("Notes"),
+        max_length=200,
+        required=False,
+        help_text=gettext_lazy("e.g. “+2 DAM, two hands”."),
     )
 
     @classmethod
     def describe(cls, stats: dict[str, Any]) -> str:
-        notes = f": {stats['notes']}" if stats.get("notes") else ""
+        notes = punctuate(":") + stats["notes"] if stats.get("notes") else ""
         return f"{stats.get('points', '?')} pts{notes}"
 
     def clean(self):
@@ -354,7 +363,7 @@ class AddMemberForm(ActionForm):
     profile = forms.ChoiceField(label=_("Add a model"))
     #: Not on the page (the model is named after its profile, renamed in its panel); a
     #: plain post may still give one.
-    name = forms.CharField(max_length=100, required=False)
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=100, required=False)
 
     def setup(self) -> None:
         profiles = self.catalogue.choices(Item.Category.PROFILE, _profile_label)
@@ -391,7 +400,9 @@ class SetLimitForm(ActionForm):
     label = _("Set the limit")
 
     limit = forms.TypedChoiceField(
-        choices=[(n, f"{n} ({what})") for n, what in LIMIT_PRESETS], coerce=int
+        label=gettext_lazy("Limit"),
+        choices=lambda: [(n, f"{n} ({what})") for n, what in LIMIT_PRESETS],
+        coerce=int,
     )
 
     def apply(self, ctx: ActionContext) -> None:
@@ -495,7 +506,10 @@ class PerksForm(ActionForm):
     live = True
 
     perks = forms.MultipleChoiceField(
-        choices=PERK_CHOICES, required=False, widget=forms.CheckboxSelectMultiple
+        label=gettext_lazy("Perks"),
+        choices=PERK_CHOICES,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
     )
 
     @classmethod

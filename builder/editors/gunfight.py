@@ -20,7 +20,7 @@ import re
 from typing import Any
 
 from django import forms
-from django.utils.translation import gettext, gettext_lazy, ngettext
+from django.utils.translation import get_language, gettext, gettext_lazy, ngettext
 from django.utils.translation import gettext_lazy as _
 from jsonschema import Draft202012Validator
 
@@ -54,7 +54,11 @@ def _dice(ctx: ActionContext):
 TYPE_CHOICES = gf.SYSTEM.character_type_choices()
 EXPERIENCE_CHOICES = gf.SYSTEM.experience_choices()
 FIGURE_CHOICES = [(f, gf.FIGURE_LABELS[f]) for f in ("trooper", "rabble")]
-DESCRIPTION_CHOICES = [("", "— no type —"), *TYPE_CHOICES]
+
+
+def description_choices() -> list[tuple[str, str]]:
+    """The character types, after "no type" in the reader's language."""
+    return [("", str(_("— no type —"))), *TYPE_CHOICES]
 
 
 #: The first ability table each ability is on (None: on no table, as Ambidextrous).
@@ -168,7 +172,7 @@ class RollCharacterForm(ActionForm):
 
     #: Not on the page (the character is named after its type, renamed in its panel);
     #: a post may still give one.
-    name = forms.CharField(max_length=100, required=False)
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=100, required=False)
     character_type = forms.ChoiceField(label=_("Type"), choices=TYPE_CHOICES)
     experience = forms.ChoiceField(
         label=_("Experience"), choices=EXPERIENCE_CHOICES, initial="old_hand"
@@ -203,11 +207,14 @@ class AddFiguresForm(ActionForm):
         label=_("How many"), min_value=1, max_value=MAX_COUNT, initial=1, required=False
     )
     name = forms.CharField(
-        max_length=100, required=False, help_text=gettext_lazy("Optional, e.g. “Cavalry troopers”.")
+        label=gettext_lazy("Name"),
+        max_length=100,
+        required=False,
+        help_text=gettext_lazy("Optional, e.g. “Cavalry troopers”."),
     )
     character_type = forms.ChoiceField(
         label=gettext_lazy("Type"),
-        choices=DESCRIPTION_CHOICES,
+        choices=description_choices,
         required=False,
         help_text=gettext_lazy("Optional."),
     )
@@ -464,7 +471,7 @@ class FiguresForm(MemberForm):
         max_value=MAX_COUNT,
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "gf-count"}),
     )
-    character_type = forms.ChoiceField(label=_("Type"), choices=DESCRIPTION_CHOICES, required=False)
+    character_type = forms.ChoiceField(label=_("Type"), choices=description_choices, required=False)
 
     @classmethod
     def initial_for(cls, *, gang, member, figures) -> dict[str, Any]:
@@ -551,19 +558,31 @@ class WeaponForm(EntryForm):
         help_text=gettext_lazy("Inches."),
     )
     normal = forms.IntegerField(
-        min_value=0, max_value=200, required=False, help_text=gettext_lazy("Inches.")
+        label=gettext_lazy("Normal range"),
+        min_value=0,
+        max_value=200,
+        required=False,
+        help_text=gettext_lazy("Inches."),
     )
     long = forms.IntegerField(
-        min_value=0, max_value=200, required=False, help_text=gettext_lazy("Inches.")
+        label=gettext_lazy("Long range"),
+        min_value=0,
+        max_value=200,
+        required=False,
+        help_text=gettext_lazy("Inches."),
     )
     shots = forms.IntegerField(
+        label=gettext_lazy("Shots"),
         min_value=1,
         max_value=200,
         required=False,
         help_text=gettext_lazy("Shots before reloading; empty if it doesn't track ammunition."),
     )
     notes = forms.CharField(
-        max_length=300, required=False, widget=forms.Textarea(attrs={"rows": 2})
+        label=gettext_lazy("Notes"),
+        max_length=300,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
     )
 
     @classmethod
@@ -653,8 +672,18 @@ def roll_rows(figures: Any) -> list[dict[str, Any]]:
                 gives = gettext("%(ability)s: a repeat, rolled again") % {"ability": gives}
             got.append(ability)
         dice = str(roll.get("dice", ""))
+        # the dice log's own line is English (it is data the panel reads): a tooltip of
+        # it only in English, the short label otherwise
+        title = purpose if (get_language() or "en").startswith("en") else label
         rows.append(
-            {"label": label, "purpose": purpose, "dice": dice, "rolled": rolled, "gives": gives}
+            {
+                "label": label,
+                "purpose": purpose,
+                "title": title,
+                "dice": dice,
+                "rolled": rolled,
+                "gives": gives,
+            }
         )
     return rows
 
@@ -685,11 +714,19 @@ def member_kind(figures: Any) -> str:
     return str(getattr(figures, "summary", ""))
 
 
-_ABILITY_NOTES = frozenset(f"{a['name']}: {a['text']}" for a in gf.ABILITIES.values())
-
-
 def _shown_elsewhere(note: str) -> bool:
-    return note in _ABILITY_NOTES or note.startswith(("Weapon: ", "Rolled: ", "Rolled ("))
+    """A note the card shows in its own way (an ability, a weapon, the dice), as the engine
+    wrote it in the reader's language."""
+    abilities = {
+        gettext("{term}: {text}").format(term=a["name"], text=a["text"])
+        for a in gf.ABILITIES.values()
+    }
+    starts = (
+        gettext("Weapon: {weapon}").split("{weapon}")[0],
+        gettext("Rolled: {dice}.").split("{dice}")[0],
+        gettext("Rolled (the recorded dice can't be read)."),
+    )
+    return note in abilities or note.startswith(starts)
 
 
 class GunfightEditor(Editor):

@@ -23,12 +23,14 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.text import format_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from builder import services
 from builder.editors.base import ActionContext, ActionForm, Editor
 from builder.models import Member
+from rules.i18n import punctuate
 from rules.systems import rivals
 
 ROWS = rivals.ROWS
@@ -54,11 +56,17 @@ def table_label(table: rivals.SkillTable) -> str:
 def pack_label(pack_id: str) -> str:
     pack = PACKS[pack_id]
     contents = ", ".join(rivals._item(c) for c in pack["contents"])
-    return f"{pack_id}: {contents}, ${pack['cash']}"
+    return f"{pack_id}{punctuate(':')}{contents}, ${pack['cash']}"
 
 
 TABLE_CHOICES = [(t.id, table_label(t)) for t in TABLES.values()]
-PACK_CHOICES = [(pid, pack_label(pid)) for pid in PACKS]
+
+
+def pack_choices() -> list[tuple[str, str]]:
+    """Drawn when the form is (French spacing after the pack's letter)."""
+    return [(pid, pack_label(pid)) for pid in PACKS]
+
+
 # The engine's plain words (marked there with gettext_noop), translated where shown.
 GENDER_CHOICES = [(k, gettext_lazy(v)) for k, v in rivals.GENDERS.items()]
 HAND_CHOICES = [(k, gettext_lazy(v)) for k, v in rivals.HANDS.items()]
@@ -129,9 +137,9 @@ def default_name(taken: Any) -> str:
     """ "Outlaw N": the first N from the number of outlaws + 1 that no outlaw is called."""
     taken = [n.casefold() for n in taken]
     number = len(taken) + 1
-    while f"outlaw {number}" in taken:
+    while (gettext("Outlaw %(number)s") % {"number": number}).casefold() in taken:
         number += 1
-    return f"Outlaw {number}"
+    return gettext("Outlaw %(number)s") % {"number": number}
 
 
 class UseSuggestedNameForm(ActionForm):
@@ -183,7 +191,8 @@ class TiersForm(ActionForm):
                 required=False,
                 empty_value=None,
                 error_messages={
-                    "invalid_choice": f"Pick one of the {row.label} tiers: {row.choices}."
+                    "invalid_choice": gettext("Pick one of the %(row)s tiers: %(choices)s.")
+                    % {"row": row.label, "choices": row.choices}
                 },
             )
 
@@ -223,10 +232,12 @@ class PosterForm(ActionForm):
     live = True
 
     name = forms.CharField(
+        label=gettext_lazy("Name"),
         max_length=NAME_MAX,
         error_messages={"required": NO_NAME},
     )
     gender = forms.ChoiceField(
+        label=gettext_lazy("Gender"),
         choices=GENDER_CHOICES,
         error_messages={"invalid_choice": gettext_lazy("Choose male or female.")},
     )
@@ -236,9 +247,13 @@ class PosterForm(ActionForm):
         error_messages={"invalid_choice": gettext_lazy("Choose left- or right-handed.")},
     )
     pack = forms.ChoiceField(
-        choices=PACK_CHOICES,
+        choices=pack_choices,
         label=gettext_lazy("Equipment pack (free)"),
-        error_messages={"invalid_choice": f"Choose pack {', '.join(PACKS)}."},
+        error_messages={
+            "invalid_choice": format_lazy(
+                gettext_lazy("Choose an equipment pack: {packs}."), packs=", ".join(PACKS)
+            )
+        },
     )
     drunk = forms.BooleanField(
         required=False,
@@ -306,7 +321,11 @@ class RollSkillForm(ActionForm):
     table = forms.ChoiceField(
         choices=TABLE_CHOICES,
         label=gettext_lazy("Special-skill table"),
-        error_messages={"invalid_choice": f"Choose a table: {rivals._TABLE_LIST}."},
+        error_messages={
+            "invalid_choice": format_lazy(
+                gettext_lazy("Choose a table: {tables}."), tables=rivals._TABLE_LIST
+            )
+        },
     )
 
     @classmethod
@@ -331,7 +350,11 @@ class EnterSkillForm(ActionForm):
     table = forms.ChoiceField(
         choices=TABLE_CHOICES,
         label=gettext_lazy("Table"),
-        error_messages={"invalid_choice": f"Choose a table: {rivals._TABLE_LIST}."},
+        error_messages={
+            "invalid_choice": format_lazy(
+                gettext_lazy("Choose a table: {tables}."), tables=rivals._TABLE_LIST
+            )
+        },
     )
     roll = forms.IntegerField(
         min_value=1,

@@ -25,11 +25,24 @@ from rules.scenarios import lists_for as scenario_lists
 
 #: what a league's cap means in each game (shown beside the cap field)
 CAP_HELP = {
-    "bwg1": "Fame: each gang's members may cost at most this much Fame.",
-    "bwg2": "Fame: each gang's members may cost at most this much Fame (325 or 700 are usual).",
-    "gf26": "Points: each gang may cost at most this many points (500 or 1000 are usual).",
-    "rivals": "No cap to set: a Rivals gang is always built with 30 CCP.",
-    "gunfight": "No cap to set: Gunfight has no points; gangs are counted in figures.",
+    "bwg1": gettext_lazy("Fame: each gang's members may cost at most this much Fame."),
+    "bwg2": gettext_lazy(
+        "Fame: each gang's members may cost at most this much Fame (325 or 700 are usual)."
+    ),
+    "gf26": gettext_lazy(
+        "Points: each gang may cost at most this many points (500 or 1000 are usual)."
+    ),
+    "rivals": gettext_lazy("No cap to set: a Rivals gang is always built with 30 CCP."),
+    "gunfight": gettext_lazy(
+        "No cap to set: Gunfight has no points; gangs are counted in figures."
+    ),
+}
+#: the same, as the error beside a cap set where there is none
+CAP_REFUSED = {
+    "rivals": gettext_lazy("Leave it empty: a Rivals gang is always built with 30 CCP."),
+    "gunfight": gettext_lazy(
+        "Leave it empty: Gunfight has no points; gangs are counted in figures."
+    ),
 }
 #: games whose cap can't be set (the rules fix it, or there is none)
 NO_CAP = {"rivals", "gunfight"}
@@ -45,7 +58,11 @@ FIRST_ROUND_HELP = gettext_lazy(
     "2nd v 6th, 3rd v 7th, 4th v 8th). With an odd number, the last of the order has "
     "the bye."
 )
-TIEBREAK_ORDER = ("First", "Second", "Third")
+TIEBREAK_ORDER = (
+    gettext_lazy("First tiebreaker"),
+    gettext_lazy("Second tiebreaker"),
+    gettext_lazy("Third tiebreaker"),
+)
 
 
 def system_choices() -> list[tuple[str, str]]:
@@ -59,6 +76,7 @@ class ClubForm(forms.Form):
         error_messages={"required": gettext_lazy("Give the club a name.")},
     )
     about = forms.CharField(
+        label=gettext_lazy("About"),
         required=False,
         max_length=2000,
         widget=forms.Textarea(attrs={"rows": 4}),
@@ -88,10 +106,7 @@ class TiebreakWidget(forms.MultiWidget):
 
     def __init__(self, attrs: dict[str, Any] | None = None):
         choices = [("", "—"), *((k, gettext_lazy(v)) for k, v in arithmetic.TIEBREAKS.items())]
-        widgets = [
-            forms.Select(choices=choices, attrs={"aria-label": f"{n} tiebreaker"})
-            for n in TIEBREAK_ORDER
-        ]
+        widgets = [forms.Select(choices=choices, attrs={"aria-label": n}) for n in TIEBREAK_ORDER]
         super().__init__(widgets, attrs)
 
     def decompress(self, value: Any) -> list[str]:
@@ -213,10 +228,12 @@ class LeagueForm(forms.Form):
         self.fields["campaign"].label_from_instance = campaign_label
         if self.has_players:
             self.fields["system"].disabled = True
-            self.fields["system"].help_text = "Fixed: players have registered gangs of this game."
+            self.fields["system"].help_text = _(
+                "Fixed: players have registered gangs of this game."
+            )
         if self.played_rounds:
             self.fields["pairing"].disabled = True
-            self.fields["pairing"].help_text = "Fixed once the first round is paired."
+            self.fields["pairing"].help_text = _("Fixed once the first round is paired.")
             self.fields["first_round"].disabled = True
             self.fields["first_round"].help_text = _("Fixed: round 1 is drawn.")
         self.cap_help = [(s.id, s.name, CAP_HELP.get(s.id, "")) for s in all_systems()]
@@ -247,7 +264,7 @@ class LeagueForm(forms.Form):
             self.add_error("ends", gettext_lazy("The league can't end before it starts."))
         system = data.get("system")
         if system in NO_CAP and data.get("cap") is not None:
-            self.add_error("cap", CAP_HELP[system].replace("No cap to set", "Leave it empty"))
+            self.add_error("cap", CAP_REFUSED[system])
         campaign = data.get("campaign")
         if campaign is not None and system and campaign.system != system:
             self.add_error("campaign", gettext_lazy("Choose a campaign of the league's game."))
@@ -388,7 +405,7 @@ class SwapForm(forms.Form):
 
     def __init__(self, *args: Any, players: Sequence[tuple[str, str]], **kwargs: Any):
         super().__init__(*args, **kwargs)
-        choices = [("", "Choose a player"), *players]
+        choices = [("", _("Choose a player")), *players]
         self.fields["first"].choices = choices
         self.fields["second"].choices = choices
 
@@ -430,7 +447,7 @@ def swap_choices(pairings: Sequence[Any]) -> list[tuple[str, str]]:
 # --------------------------------------------------------------------------- reports
 
 MAX_VP = 100_000
-WINNER_REQUIRED = "Choose the winner, or a draw."
+WINNER_REQUIRED = gettext_lazy("Choose the winner, or a draw.")
 
 
 class ReportForm(forms.Form):
@@ -480,9 +497,8 @@ class ReportForm(forms.Form):
         played = [s for s in scenarios or [] if s not in {c.name for c in self.book.scenarios}]
         self.scenarios = [c.name for c in self.book.scenarios] + played
         self.choices = {
-            "scenario": [(c.name, c.book_name) for c in self.book.scenarios]
-            + [(s, "") for s in played],
-            "deployment": [(c.name, c.book_name) for c in self.book.deployments],
+            "scenario": [self._choice(c) for c in self.book.scenarios] + [(s, "") for s in played],
+            "deployment": [self._choice(c) for c in self.book.deployments],
         }
         for name, choices in self.choices.items():
             if choices:
@@ -508,6 +524,12 @@ class ReportForm(forms.Form):
                     help_text = _("Pick one of the book's starting positions or type your own.")
                 field.help_text = help_text
 
+    def _choice(self, choice) -> tuple[str, str]:
+        """(the value offered, the book's other title): a French reader of bwg1 is offered
+        the French book's title (which the report stores as its name: ``canonical``)."""
+        shown = self.book.shown(choice)
+        return (shown, "" if shown != choice.name else choice.book_name)
+
     def datalist_id(self, name: str) -> str:
         return f"{self.add_prefix(name)}-choices"
 
@@ -516,8 +538,8 @@ class ReportForm(forms.Form):
         under the field, as buttons that fill it (static/js/fill_choice.js), so the list
         is seen without opening it."""
         return [
-            (self["scenario"], [c.name for c in self.book.scenarios]),
-            (self["deployment"], [c.name for c in self.book.deployments]),
+            (self["scenario"], [self.book.shown(c) for c in self.book.scenarios]),
+            (self["deployment"], [self.book.shown(c) for c in self.book.deployments]),
         ]
 
     def datalists(self) -> list[tuple[str, list[tuple[str, str]]]]:
@@ -547,9 +569,10 @@ def report_initial(report: MatchReport | None) -> dict[str, Any]:
     """A report's values, to prefill a correction or a settlement."""
     if report is None:
         return {}
+    book = scenario_lists(report.pairing.round.league.system)
     return {
-        "scenario": report.scenario,
-        "deployment": report.deployment,
+        "scenario": book.shown_name(report.scenario),
+        "deployment": book.shown_name(report.deployment),
         "vp_a": report.vp_a,
         "vp_b": report.vp_b,
         "winner": report.winner,

@@ -23,6 +23,7 @@ from builder.models import Gang, Member, MemberItem
 from builder.roster import gang_roster
 from campaigns import services as campaign_services
 from campaigns.leagues import standings as arithmetic
+from campaigns.leagues import tallies
 from campaigns.leagues.models import (
     Club,
     ClubMember,
@@ -47,6 +48,7 @@ from campaigns.models import CampaignGang, new_invite_token
 from notifications import services as notifications
 from rules import get_system
 from rules.campaign import CampaignError
+from rules.i18n import punctuate
 
 logger = logging.getLogger(__name__)
 
@@ -206,9 +208,8 @@ def check_tiebreaks(tiebreaks: Sequence[str]) -> list[str]:
     unknown = [t for t in chosen if t not in arithmetic.TIEBREAKS]
     if unknown or len(set(chosen)) != len(chosen):
         raise LeagueError(
-            "Tiebreakers are each used once, from: "
-            + ", ".join(arithmetic.TIEBREAKS.values())
-            + ".",
+            _("Tiebreakers are each used once, from: %(tiebreakers)s.")
+            % {"tiebreakers": ", ".join(_(t) for t in arithmetic.TIEBREAKS.values())},
             "tiebreaks",
         )
     return chosen
@@ -272,7 +273,8 @@ def register(
     problems = check_gang(league, gang)
     if problems:
         raise LeagueError(
-            "This gang breaks the rules under the league's cap: " + "; ".join(problems[:3]),
+            _("This gang breaks the rules under the league's cap: %(problems)s")
+            % {"problems": punctuate(";").join(problems[:3])},
             "gang",
         )
     registration, created = Registration.objects.get_or_create(
@@ -354,11 +356,20 @@ def scoring_of(league: League) -> arithmetic.Scoring:
 def standings(
     league: League, registrations: Sequence[Registration] | None = None
 ) -> list[arithmetic.Row]:
+    """The league's standings from its registrations' stored tallies (no result read:
+    ``tallies``); ``arithmetic.standings(players, results_of(league), …)`` gives the
+    same rows from every result."""
     if registrations is None:
-        registrations = list(league.registrations.select_related("player"))
-    players = [(r.pk, r.gang_name) for r in registrations]
-    return arithmetic.standings(
-        players, results_of(league), scoring_of(league), league.tiebreak_list
+        registrations = list(league.registrations.all())
+    entries = [
+        (r.pk, r.gang_name, arithmetic.Tally(*(getattr(r, f) for f in arithmetic.TALLY_FIELDS)))
+        for r in registrations
+    ]
+    return arithmetic.standings_from_tallies(
+        entries,
+        scoring_of(league),
+        league.tiebreak_list,
+        tallies.meetings_among({r.pk: r.meetings for r in registrations}),
     )
 
 
@@ -480,6 +491,7 @@ def next_round(league: League) -> Round:
     Pairing.objects.bulk_create(
         Pairing(round=new, table=i, a_id=a, b_id=b) for i, (a, b) in enumerate(pairs, start=1)
     )
+    tallies.changed(league.pk, [a for a, b in pairs if b is None])  # a bye counts at once
     if league.status == League.REGISTRATION:
         league.status = League.RUNNING
         league.save(update_fields=["status"])
@@ -663,7 +675,7 @@ def feed_campaign(report: MatchReport, user) -> str:
         return ""
     a, b = pairing.a, pairing.b
     if a.campaign_gang_id is None or b.campaign_gang_id is None:
-        return "Not fed to the campaign: a player has no gang in it."
+        return _("Not fed to the campaign: a player has no gang in it.")
     gangs = [str(a.campaign_gang_id), str(b.campaign_gang_id)]
     try:
         with transaction.atomic():  # both events, or neither
@@ -687,7 +699,8 @@ def _feed(campaign, user, gangs: list[str], report: MatchReport):
             "gang": "",
             "winner": winner,
             "happenings": [],
-            "notes": f"From the league match: {report.vp_a}-{report.vp_b}. {report.notes}",
+            "notes": _("From the league match: %(vp_a)s-%(vp_b)s. %(notes)s")
+            % {"vp_a": report.vp_a, "vp_b": report.vp_b, "notes": report.notes},
         },
     )
     return state

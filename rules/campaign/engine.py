@@ -41,7 +41,7 @@ from rules.campaign.state import (
     signed,
 )
 from rules.dice import Dice
-from rules.i18n import _, gettext_noop, ngettext
+from rules.i18n import _, gettext_noop, ngettext, punctuate
 from rules.registry import get_system
 
 # --------------------------------------------------------------------------- the engine
@@ -412,7 +412,7 @@ def _apply_encounter_begun(state: CampaignState, event: Event) -> str:
     else:
         text = _("Encounter {number}: {a} v {b}").format(number=number, a=a.name, b=b.name)
     if enc.scenario:
-        text += ": " + enc.scenario
+        text += punctuate(":") + enc.scenario
     return text + "."
 
 
@@ -631,7 +631,7 @@ def _apply_death_rolled(state: CampaignState, event: Event) -> str:
             note = _("Badly wounded in encounter {number}").format(number=enc.number)
         else:
             note = _("Playing dead in encounter {number}").format(number=enc.number)
-        m.notes.append(f"{note}: {lost}." if lost else f"{note}.")
+        m.notes.append(f"{note}{punctuate(':')}{lost}." if lost else f"{note}.")
         if lost:
             text += f" {lost}."
         text += " " + _("No {score} this encounter.").format(score=_(state.progression.score_word))
@@ -677,7 +677,7 @@ def _award(state: CampaignState, enc: EncounterState) -> str:
             number=enc.number, score=_(p.score_word)
         )
     return _("Encounter {number} settled: {changes}.").format(
-        number=enc.number, changes="; ".join(lines)
+        number=enc.number, changes=punctuate(";").join(lines)
     )
 
 
@@ -894,7 +894,7 @@ def _apply_showdown_fought(state: CampaignState, event: Event) -> str:
         winner=winner.name, loser=loser.name, fate=_(SHOWDOWN_FATES[d["fate"]]).lower()
     )
     if lines:
-        text += " " + "; ".join(lines) + "."
+        text += " " + punctuate(";").join(lines) + "."
     if d["fate"] == "dead":
         enc.deaths.pop(loser.ref, None)  # a second death roll, for the showdown
         if loser.ref not in enc.dead:
@@ -930,7 +930,7 @@ def _apply_advance_taken(state: CampaignState, event: Event) -> str:
     m = state.member(event.data["member"])
     text = state.progression.apply_advance(m, event.data)
     m.notes.append(text)
-    return f"{m.name}: {text}"
+    return f"{m.name}{punctuate(':')}{text}"
 
 
 def _prepare_item_bought(state: CampaignState, data: dict, dice: Dice) -> dict:

@@ -23,7 +23,7 @@ from rules.campaign.state import (
     whole_number,
 )
 from rules.dice import Dice
-from rules.i18n import _, gettext_noop, ngettext
+from rules.i18n import _, gettext_noop, ngettext, punctuate
 from rules.registry import get_system
 
 
@@ -100,7 +100,7 @@ class Progression:
             roster["limit"] = limit
         report = get_system(self.system_id).evaluate(roster)
         if report.errors:
-            first = "; ".join(f.message for f in report.errors[:3])
+            first = punctuate(";").join(f.message for f in report.errors[:3])
             more = len(report.errors) - 3
             if more > 0:
                 message = ngettext(

@@ -330,9 +330,47 @@ def _profession_list() -> str:
 def book_item_name(name: str, book: Mapping[str, Any] | None, section: str) -> str:
     """A book weapon's or horse's name in the active language's book ("Couteau Bowie"),
     else the name as entered."""
-    if book is None:
+    if book is not None:
+        name = book_text(section, book["name"], "name") or name
+    return item_name(name, section)
+
+
+# The French names of every item the app ships (fixtures/bwg1_content.json): the book's, or
+# ours for the sample weapons the book does not list ("sample_weapons"), by the English name.
+_FRENCH_ITEM_NAMES: dict[str, dict[str, str]] = {
+    section: {item_key(en): entry["name"] for part in parts for en, entry in BOOK_FR[part].items()}
+    for section, parts in (("weapons", ("weapons", "sample_weapons")), ("horses", ("horses",)))
+}
+
+
+def item_name(name: str, section: str) -> str:
+    """A weapon's or horse's name as the reader's language names it: in French, the book's
+    name ("Couteau Bowie", "Petit cheval") or the glossary's for a sample weapon ("Fusil
+    Sharps"); any other name as entered."""
+    if i18n.language() != "fr" or not isinstance(name, str):
         return name
-    return book_text(section, book["name"], "name") or name
+    return _FRENCH_ITEM_NAMES.get(section, {}).get(item_key(name), name)
+
+
+def kind_word(kind: str) -> str:
+    """A weapon's kind, "ranged" or "melee", as the reader's book says it ("à distance",
+    "corps à corps": seed 002, p. 30)."""
+    book = book_text("weapon_kinds", kind, "label")
+    if book:
+        return book
+    if kind == "ranged":
+        return pgettext("weapon kind", "ranged")
+    if kind == "melee":
+        return pgettext("weapon kind", "melee")
+    return kind
+
+
+def hands_word(hands: Any) -> str:
+    """The hands a weapon needs: "1-handed", "à une main", "à deux mains" (seed 002, p. 30)."""
+    count = 2 if str(hands) == "2" else 1
+    return book_text("hands", str(count), "label") or ngettext(
+        "{count}-handed", "{count}-handed", count
+    ).format(count=count)
 
 
 RULES: tuple[RuleDoc, ...] = (
@@ -539,6 +577,11 @@ class Weapon:
     @property
     def skill_attribute(self) -> str:
         return "rc" if self.kind == "ranged" else "mc"
+
+    @property
+    def kind_label(self) -> str:
+        """ "à distance", "corps à corps" (the reader's book's words)."""
+        return kind_word(self.kind)
 
 
 @dataclass(frozen=True)
@@ -783,9 +826,7 @@ def _count_of(n: int, member_type: MemberType) -> str:
 
 def _kind_word(kind: str) -> str:
     """A weapon's kind, "ranged" or "melee", in the active language."""
-    if kind == "ranged":
-        return pgettext("weapon kind", "ranged")
-    return pgettext("weapon kind", "melee")
+    return kind_word(kind)
 
 
 def _points(n: int) -> str:
@@ -984,7 +1025,12 @@ def _trait_ids(weapon: Weapon) -> list[str]:
 
 def _trait_labels(weapon: Weapon) -> tuple[str, ...]:
     """The traits column: the hands it needs (self-explanatory), then its traits."""
-    hands = ngettext("{count}-Handed", "{count}-Handed", weapon.hands).format(count=weapon.hands)
+    book = book_text("hands", str(weapon.hands), "label")
+    hands = (
+        book[:1].upper() + book[1:]
+        if book
+        else ngettext("{count}-Handed", "{count}-Handed", weapon.hands).format(count=weapon.hands)
+    )
     return (hands, *(_trait_label(t) for t in weapon.traits))
 
 
@@ -1031,13 +1077,13 @@ def _weapon_summary(weapon: Weapon) -> str:
     """One weapon for the quick reference: "ranged (RC), 1-handed, level 4; Pistol"."""
     parts = [
         f"{_kind_word(weapon.kind)} ({WEAPON_KINDS[weapon.kind]})",
-        ngettext("{count}-handed", "{count}-handed", weapon.hands).format(count=weapon.hands),
+        hands_word(weapon.hands),
         _("level {level}").format(level=weapon.level),
     ]
     if weapon.strength:
         parts.append(f"Str {weapon.strength}")
     traits = ", ".join(_trait_label(t) for t in weapon.traits)
-    return ", ".join(parts) + (f"; {traits}" if traits else "") + "."
+    return ", ".join(parts) + (i18n.punctuate(";") + traits if traits else "") + "."
 
 
 def _horse_text(horse: Horse) -> str:

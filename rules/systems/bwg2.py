@@ -359,16 +359,7 @@ class Item:
 
     @property
     def label(self) -> str:
-        bits = []
-        if self.range:
-            bits.append(f"range {self.range}")
-        if self.str:
-            bits.append(f"Str {self.str}")
-        if self.level is not None:
-            bits.append(f"level {self.level}")
-        head = ", ".join(bits)
-        traits = ", ".join(self.traits)
-        inside = "; ".join(x for x in (head, traits) if x)
+        inside = _item_stats(self)
         return f"{self.name} ({inside})" if inside else self.name
 
 
@@ -765,7 +756,7 @@ def _item_stats(item: Item) -> str:
     ]
     bits.append(_("level {level}").format(level=item.level) if item.level is not None else "")
     head = ", ".join(b for b in bits if b)
-    return "; ".join(x for x in (head, ", ".join(item.traits)) if x)
+    return i18n.punctuate(";").join(x for x in (head, ", ".join(item.traits)) if x)
 
 
 def _display_name(m: MemberReport) -> str:
@@ -1690,7 +1681,7 @@ class Bwg2:
             Section(_("Weapon traits"), dedupe_entries(_trait_entries(items))),
             Section(_("Model sizes"), dedupe_entries(sizes)),
             # The core rules are the English book's, digested: they stay English.
-            Section(_("Core rules"), tuple(core)),
+            Section(_("Core rules"), tuple(core), lang="en"),
         ]
         return [s for s in sections if s.entries]
 

@@ -1246,9 +1246,13 @@ class Gunfight:
         if figures & {"character", "trooper"}:
             basics.append(
                 Entry(
-                    "Characteristics",
-                    ", ".join(f"{LABELS[c]} = {NAMES[c]}" for c in CHARACTERISTICS)
-                    + f"; each is measured from {CHAR_MIN}{DASH}{CHAR_MAX}.",
+                    _("Characteristics"),
+                    _("{names}; each is measured from {low}{dash}{high}.").format(
+                        names=", ".join(f"{LABELS[c]} = {NAMES[c]}" for c in CHARACTERISTICS),
+                        low=CHAR_MIN,
+                        dash=DASH,
+                        high=CHAR_MAX,
+                    ),
                 )
             )
         if "character" in figures:

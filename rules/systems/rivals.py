@@ -714,7 +714,7 @@ class MemberReport:
                 if t
                 else f"{label} ?"
             )
-        notes.append(_("Tiers: {tiers}").format(tiers="; ".join(names)))
+        notes.append(_("Tiers: {tiers}").format(tiers=i18n.punctuate(";").join(names)))
         for skill in (self.special_skill, *self.extra_skills):
             if skill and skill.get("name"):
                 extra = "number" in skill
@@ -1622,7 +1622,7 @@ def _tuwa_entries() -> list[Entry]:
 def _reputation_entries() -> list[Entry]:
     entries = [Entry(e["event"], e["reputation"]) for e in CONTENT["reputation_events"]]
     entries.append(Entry(_("Earning reputation"), " ".join(CONTENT["reputation_notes"])))
-    levels = "; ".join(
+    levels = i18n.punctuate(";").join(
         f"{n['min']}{'+' if n['max'] is None else '-' + str(n['max'])} {n['title']} (+{n['bonus']})"
         for n in NOTORIETY
     )

@@ -47,6 +47,7 @@ from campaigns.leagues.models import (
 )
 from campaigns.leagues.services import LeagueError
 from campaigns.views import link_gone
+from gangfight_site import links  # SITE_URL's links, never the Host's
 from gangfight_site.sorting import name_key
 from rules import get_system
 
@@ -149,7 +150,7 @@ def _club_page(
         "leagues": rows,
         "roles": ClubMember.ROLES,
         "role_error": role_error,
-        "invite_url": request.build_absolute_uri(reverse("club_join", args=[club.invite_token]))
+        "invite_url": links.absolute(reverse("club_join", args=[club.invite_token]), request)
         if organiser
         else "",
     }

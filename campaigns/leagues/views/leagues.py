@@ -11,8 +11,12 @@ The public page (``/l/<token>/``) is read-only for anyone with its link.
 
 Cost: the standings, the head-to-head matrix, the chart and a player's history are all
 built in memory from three queries whatever the league's size: the league (with the
-user's role and the last round's number), its registrations (with player and gang), and
-every pairing with its round and report (as plain values, not model instances).
+user's role and the last round's number), its registrations (with player, gang and the
+running tallies of their results: ``tallies.py``), and the pairings the page shows with
+their round and report (as plain values, not model instances). The standings read no
+result, so the league page reads only the last round's pairings and the charted
+players' (every pairing up to MATRIX_MAX players, for the matrix): its cost grows with
+the players, not with the matches played (issue 31).
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.db.models import OuterRef, Subquery
+from django.db.models import Max, OuterRef, Q, Subquery
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -37,10 +41,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop
 from django.views.decorators.http import require_http_methods
 
+from accounts.names import player_name, shown_username
 from builder.models import Gang
 from campaigns.access import login_required
 from campaigns.charts import Series, chart_table, line_chart
-from campaigns.leagues import services
+from campaigns.leagues import services, tallies
 from campaigns.leagues import standings as arithmetic
 from campaigns.leagues.forms import DisputeForm, ReportForm, SettleForm, report_initial
 from campaigns.leagues.models import (
@@ -52,6 +57,7 @@ from campaigns.leagues.models import (
     Round,
 )
 from campaigns.views import link_gone
+from gangfight_site import links  # SITE_URL's links, never the Host's
 from rules import get_system
 
 READ_METHODS = ["GET", "HEAD"]
@@ -143,6 +149,8 @@ REG_FIELDS = (
     "gang__name",
     "gang__owner_id",
 )
+#: the stored tallies read with them (``campaigns/leagues/tallies.py``)
+TALLY_COLUMNS = (*arithmetic.TALLY_FIELDS, "meetings")
 
 
 @dataclass(slots=True)
@@ -162,6 +170,8 @@ class Entry:
     gang_version: int | None
     gang_live_name: str | None  # the builder gang's name now
     gang_owner_id: int | None
+    tally: arithmetic.Tally = field(default_factory=arithmetic.Tally)  # as stored
+    meetings: str = ""  # its counted matches, as stored (head-to-head)
 
     @property
     def stale(self) -> bool:
@@ -185,7 +195,10 @@ class Line:
 
 @dataclass
 class Board:
-    """Everything the league's pages show, from two queries (after the league's)."""
+    """Everything the league's pages show, from two queries (after the league's).
+
+    ``matches`` holds what the page asked for (``_board``'s ``matches``): every pairing,
+    or only the last round's and the charted players', or one player's, or none."""
 
     league: League
     registrations: list[Entry]
@@ -238,24 +251,64 @@ def _refresh_legality(league: League, entries: list[Entry]) -> None:
         entry.checked_version = reg.checked_version
 
 
-def _board(league: League, user=None) -> Board:
-    entries = [
-        Entry(*values) for values in league.registrations.order_by("pk").values_list(*REG_FIELDS)
-    ]
+#: which pairings a page reads (``_board``): every one; the league page's (the last
+#: round and the charted players', or every one up to MATRIX_MAX players); one player's
+#: (``player=``); none (the standings alone)
+ALL, PAGE, PLAYER, NONE = "all", "page", "player", "none"
+
+
+def _board(league: League, user=None, *, matches: str = ALL, player: int | None = None) -> Board:
+    """The standings from the registrations' stored tallies (``tallies``: no result is
+    read for them, so their cost grows with the players, not the matches), and the
+    pairings the page shows (``matches``: ALL, PAGE, PLAYER with ``player``, or NONE)."""
+    width = len(REG_FIELDS)
+    entries = []
+    for values in league.registrations.order_by("pk").values_list(*REG_FIELDS, *TALLY_COLUMNS):
+        entry = Entry(*values[:width])
+        entry.tally = arithmetic.Tally(*values[width:-1])
+        entry.meetings = values[-1]
+        entries.append(entry)
+    for entry in entries:  # a former member's name in the reader's language
+        entry.username = shown_username(entry.username, entry.player_id)
     _refresh_legality(league, entries)
-    matches = [
-        Match(*values)
-        for values in Pairing.objects.filter(round__league=league)
-        .order_by("round__number", "table", "pk")
-        .values_list(*MATCH_FIELDS)
-    ]
-    results = [r for r in (m.result() for m in matches) if r is not None]
-    rows = arithmetic.standings(
-        [(e.pk, e.gang_name) for e in entries],
-        results,
+    rows = arithmetic.standings_from_tallies(
+        [(e.pk, e.gang_name, e.tally) for e in entries],
         services.scoring_of(league),
         league.tiebreak_list,
+        tallies.meetings_among({e.pk: e.meetings for e in entries}),
     )
+    charted = [row.player for row in rows[:CHART_MAX]]
+    if matches == PAGE and len(entries) <= MATRIX_MAX:
+        matches = ALL  # the head-to-head matrix shows every result
+    pairings = Pairing.objects.filter(round__league=league)
+    last = getattr(league, "last_round", None)
+    if matches == PAGE:
+        if last is None:
+            last = league.round_set.aggregate(last=Max("number"))["last"]
+        pairings = pairings.filter(
+            Q(round__number=last) | Q(a_id__in=charted) | Q(b_id__in=charted)
+        )
+    elif matches == PLAYER:
+        pairings = pairings.filter(Q(a_id=player) | Q(b_id=player))
+    loaded = (
+        []
+        if matches == NONE
+        else [
+            Match(*values)
+            for values in pairings.order_by("round__number", "table", "pk").values_list(
+                *MATCH_FIELDS
+            )
+        ]
+    )
+    results = [r for r in (m.result() for m in loaded) if r is not None]
+    counted_rounds = {r.round for r in results}
+    if matches == PAGE and last:
+        # Only the last round and the charted players' are read: every round before the
+        # last was complete when the next was paired (``services.next_round``), so each
+        # has counted results; the last has them if any is in.
+        counted_rounds |= set(range(1, last))
+    rounds = sorted(counted_rounds)
+    _points_by_round(rows[:CHART_MAX], results, rounds, services.scoring_of(league))
     by_id = {e.pk: e for e in entries}
     user_id = getattr(user, "pk", None)
     lines = []
@@ -270,7 +323,35 @@ def _board(league: League, user=None) -> Board:
                 mine=user_id is not None and entry.player_id == user_id,
             )
         )
-    return Board(league, entries, by_id, matches, lines, sorted({r.round for r in results}))
+    return Board(league, entries, by_id, loaded, lines, rounds)
+
+
+def _points_by_round(
+    rows: list[arithmetic.Row],
+    results: list[arithmetic.Result],
+    rounds: list[int],
+    scoring: arithmetic.Scoring,
+) -> None:
+    """Fill the charted rows' points after each round, from their results."""
+    gained: dict[int, dict[int, int]] = {row.player: {} for row in rows}
+    for r in results:
+        sides = ((r.a, scoring.win),) if r.b is None else ((r.a, None), (r.b, None))
+        for me, points in sides:
+            if me not in gained:
+                continue
+            if points is None:
+                points = (
+                    scoring.draw
+                    if r.winner is None
+                    else (scoring.win if r.winner == me else scoring.loss)
+                )
+            gained[me][r.round] = gained[me].get(r.round, 0) + points
+    for row in rows:
+        total, after = 0, {}
+        for n in rounds:
+            total += gained[row.player].get(n, 0)
+            after[n] = total
+        row.points_by_round = after
 
 
 # standings.py is plain Python: its tiebreakers' names are translated where shown.
@@ -560,7 +641,7 @@ def _results(board: Board) -> list[dict[str, Any]]:
 @require_http_methods(READ_METHODS)
 def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
     league = _league(request, league_id)
-    board = _board(league, request.user)
+    board = _board(league, request.user, matches=PAGE)
     organiser = _is_organiser(league)
     facts = _facts(league, len(board.registrations))
     context = {
@@ -579,9 +660,7 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
             public=False,
             player_url=reverse("league_player", args=[league.pk, 0])[:-2],
         ),
-        "public_url": request.build_absolute_uri(
-            reverse("league_public", args=[league.public_token])
-        )
+        "public_url": links.absolute(reverse("league_public", args=[league.public_token]), request)
         if organiser
         else "",
         "own_join": _own_join(league, board, request.user),
@@ -611,7 +690,7 @@ def _own_join(league: League, board: Board, user) -> dict[str, Any] | None:
 @require_http_methods(READ_METHODS)
 def league_player(request: HttpRequest, league_id: int, registration_id: int) -> HttpResponse:
     league = _league(request, league_id)
-    board = _board(league, request.user)
+    board = _board(league, request.user, matches=PLAYER, player=registration_id)
     reg = board.by_id.get(registration_id)
     if reg is None:
         raise Http404("No such player in this league.")
@@ -629,17 +708,17 @@ def league_player(request: HttpRequest, league_id: int, registration_id: int) ->
             "points": None,
         }
         if m.is_bye:
-            entry["outcome"] = "Bye"
+            entry["outcome"] = gettext_noop("Bye")
             entry["points"] = scoring.win
         elif m.counts:
             vp_me, vp_them = (m.vp_a, m.vp_b) if side == "a" else (m.vp_b, m.vp_a)
             entry["vp"] = f"{vp_me}{DASH}{vp_them}"
             if m.winner == "draw":
-                entry["outcome"], entry["points"] = "Draw", scoring.draw
+                entry["outcome"], entry["points"] = gettext_noop("Draw"), scoring.draw
             elif m.winner == side:
-                entry["outcome"], entry["points"] = "Won", scoring.win
+                entry["outcome"], entry["points"] = gettext_noop("Won"), scoring.win
             else:
-                entry["outcome"], entry["points"] = "Lost", scoring.loss
+                entry["outcome"], entry["points"] = gettext_noop("Lost"), scoring.loss
         else:
             entry["outcome"] = ""
             entry["status"] = STATUS_LABELS.get(m.status, "") if m.status else _("Not reported")
@@ -782,7 +861,7 @@ def _winner_name(pairing: Pairing, report: MatchReport | None) -> str:
         return ""
     return _("%(gang)s (%(player)s) won") % {
         "gang": reg.gang_name,
-        "player": reg.player.get_username(),
+        "player": player_name(reg.player),
     }
 
 
@@ -844,7 +923,7 @@ def _step_report(request: HttpRequest, seat: Seat) -> HttpResponse:
     messages.success(
         request,
         _("Result reported: waiting for %(opponent)s to confirm it.")
-        % {"opponent": opponent.player.get_username()},
+        % {"opponent": player_name(opponent.player)},
     )
     return _to_match(seat)
 
@@ -1016,7 +1095,7 @@ MATCHES_HEADER = [
 @require_http_methods(READ_METHODS)
 def league_standings_csv(request: HttpRequest, league_id: int) -> HttpResponse:
     league = _league(request, league_id)
-    board = _board(league)
+    board = _board(league, matches=NONE)
     rows = []
     for line in board.lines:
         r = line.row
