@@ -7,13 +7,15 @@ event is allowed and what it means. A change is always a new event in the log.
 from __future__ import annotations
 
 import random
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
 from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.shortcuts import get_object_or_404
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -21,7 +23,13 @@ from builder.models import Gang
 from builder.roster import export_roster
 from campaigns.models import Campaign, CampaignEvent, CampaignGang, new_invite_token
 from notifications import services as notifications
-from rules.campaign import CampaignError, CampaignState, prepare, progression_for, replay
+from rules.campaign import (
+    CampaignError,
+    CampaignState,
+    Checkpoints,
+    prepare,
+    progression_for,
+)
 from rules.dice import Dice
 
 __all__ = [
@@ -68,13 +76,36 @@ def acting_gang_ids(campaign: Campaign, user) -> set[str]:
     return {str(pk) for pk in campaign.gangs.filter(gangs).values_list("pk", flat=True)}
 
 
+#: each thread's checkpoints of the campaigns it replayed lately (rules.campaign.Checkpoints:
+#: a new event is applied to the state the thread had, not the whole log again), at most
+#: CAMPAIGN_BOOKS of them, the least recently used dropped first
+CAMPAIGN_BOOKS = 64
+_books = threading.local()
+
+
+def _book(campaign: Campaign) -> Checkpoints:
+    books: OrderedDict[tuple, Checkpoints] = getattr(_books, "books", None) or OrderedDict()
+    _books.books = books
+    # (a book per language: the log's texts are written in the reader's as events apply)
+    key = (campaign.pk, translation.get_language())
+    book = books.pop(key, None)
+    if book is None or not book.fits(campaign.system, campaign.house_rules, campaign.encounters):
+        book = Checkpoints(campaign.system, campaign.house_rules, campaign.encounters)
+    books[key] = book
+    while len(books) > CAMPAIGN_BOOKS:
+        books.popitem(last=False)
+    return book
+
+
 def state_of(campaign: Campaign) -> CampaignState:
-    """The campaign's state, replayed from its log (one query)."""
+    """The campaign's state, replayed from its log (one query). The events this thread
+    replayed for the campaign before are not applied again (their checkpoint is kept):
+    the state is the same as a replay of the whole log, read it and don't change it."""
     events = [
         e.as_event(e.user.username if e.user else "")
         for e in campaign.events.select_related("user").order_by("seq")
     ]
-    return replay(campaign.system, events, campaign.house_rules, campaign.encounters)
+    return _book(campaign).replay(events)
 
 
 @transaction.atomic

@@ -9,7 +9,9 @@ campaign's and the league's own services (and confirmed there by the opponent).
 from __future__ import annotations
 
 import re
+import threading
 import uuid
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -19,7 +21,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -32,7 +34,17 @@ from campaigns.models import Campaign, CampaignGang
 from play.models import Game, TapEvent
 from rules.campaign import CONFIRMED, CampaignError
 from rules.campaign import prepare as campaign_prepare
-from rules.play import GameState, PlayError, Tap, encounter_draft, prepare, replay, setup
+from rules.play import (
+    Checkpoints,
+    GameState,
+    PlayError,
+    Tap,
+    encounter_draft,
+    kept,
+    prepare,
+    replay,
+    setup,
+)
 from rules.play.engine import undone_by
 
 __all__ = [
@@ -94,6 +106,26 @@ def sane_made_at(made_at: datetime | None, now: datetime, game: Game) -> datetim
     return min(now, max(earliest, made_at))
 
 
+#: each thread's checkpoints of the games it replayed lately (rules.play.Checkpoints: a new
+#: tap is applied to the state the thread had, not the whole log again), at most PLAY_BOOKS
+#: of them, the least recently used dropped first
+PLAY_BOOKS = 64
+_books = threading.local()
+
+
+def _book(game: Game) -> Checkpoints:
+    books: OrderedDict[tuple, Checkpoints] = getattr(_books, "books", None) or OrderedDict()
+    _books.books = books
+    key = (game.pk, translation.get_language())  # the log's words are the reader's
+    book = books.pop(key, None)
+    if book is None or not book.fits(game.snapshot):
+        book = Checkpoints(game.snapshot)
+    books[key] = book
+    while len(books) > PLAY_BOOKS:
+        books.popitem(last=False)
+    return book
+
+
 def _shown_state(game: Game, taps: list[Tap], now: GameState, shown: int | None, *known):
     """The state a phone showing version ``shown`` has: one of ``known`` when it is one
     of them, else replayed from the log's start (None for a version this log never had)."""
@@ -109,7 +141,7 @@ def states_of(game: Game, shown: int | None = None) -> tuple[GameState, GameStat
     """The game's state now, and as a phone showing version ``shown`` sees it (None when
     it shows nothing, or something this log never was): one query, at most two replays."""
     taps, _known = _taps(game)
-    now = replay(game.snapshot, taps)
+    now = _book(game).replay(taps)
     return now, _shown_state(game, taps, now, shown)
 
 
@@ -302,7 +334,8 @@ def tap(
     locked = Game.objects.select_for_update().get(pk=game.pk)
     client_id = (client_id or uuid.uuid4().hex)[:64]
     taps, known = _taps(locked)
-    before = replay(locked.snapshot, taps)
+    book = _book(locked)
+    before = book.replay(taps)
     if client_id in known:
         game.version = locked.version
         return before, _shown_state(locked, taps, before, shown), False
@@ -325,6 +358,8 @@ def tap(
             raise PlayError(_("You have no tap left to undo."))
         data["target"] = mine
     prepared = prepare(before, kind, data)
+    # (the book's state changes with the tap: the state before it, as the phone shows it)
+    shown_before = kept(before) if shown == before.version else None
     seq = locked.version + 1
     now = timezone.now()
     made = sane_made_at(made_at, now, locked)
@@ -339,10 +374,10 @@ def tap(
         made_at=made,
     )
     taps.append(Tap(seq, kind, prepared, user.get_username(), now.isoformat(), made.isoformat()))
-    after = replay(locked.snapshot, taps)
+    after = book.replay(taps)
     Game.objects.filter(pk=locked.pk).update(version=seq, updated=now, ended=after.ended)
     game.version, game.ended = seq, after.ended
-    return after, _shown_state(locked, taps, after, shown, before), True
+    return after, _shown_state(locked, taps, after, shown, shown_before), True
 
 
 # --------------------------------------------------------------------------- after the game

@@ -17,6 +17,7 @@ they mean:
 from rules.campaign.engine import (
     EVENT_KINDS,
     SHOWDOWN_FATES,
+    Checkpoints,
     prepare,
     progression_for,
     replay,
@@ -68,6 +69,7 @@ __all__ = [
     "Award",
     "CampaignError",
     "CampaignState",
+    "Checkpoints",
     "EncounterState",
     "Event",
     "GangState",

@@ -91,54 +91,131 @@ def replay(
     owed by an earlier encounter, a purchase). Voided events keep, in the log, the text
     they had when they happened, marked undone.
     """
-    events = sorted(events, key=lambda e: e.seq)
-    state = new_state(system_id, house_rules, agreed)
-    applied: list[Event] = []
-    texts: dict[int, str] = {}
-    voided: set[int] = set()
-    fought: dict[int, tuple[str, ...]] = {}  # an encounter's id: its two gangs
+    run = _Replay(system_id, house_rules, agreed)
+    for event in sorted(events, key=lambda e: e.seq):
+        run.feed(event)
+    return run.finish()
 
-    def gangs(e: Event) -> tuple[str, ...]:
-        return tuple(dict.fromkeys((*_gangs_of(e), *fought.get(_encounter_of(e) or 0, ()))))
 
-    for event in events:
+class _Replay:
+    """A replay under way: the state so far and what the fold keeps beside it (the events
+    applied, each event's text, the voided ones, each encounter's two gangs)."""
+
+    def __init__(self, system_id: str, house_rules: Mapping[str, Any] | None, agreed: int) -> None:
+        self.system_id, self.house_rules, self.agreed = system_id, house_rules, agreed
+        self.state = new_state(system_id, house_rules, agreed)
+        self.events: list[Event] = []  # every event fed, in order
+        self.applied: list[Event] = []
+        self.texts: dict[int, str] = {}
+        self.voided: set[int] = set()
+        self.fought: dict[int, tuple[str, ...]] = {}  # an encounter's id: its two gangs
+        self.lines: list[LogLine] = []  # the log so far, a line per event fed
+        self._finished: tuple[int, Any] | None = None  # what finish() changed, to put back
+
+    def gangs(self, e: Event) -> tuple[str, ...]:
+        return tuple(dict.fromkeys((*_gangs_of(e), *self.fought.get(_encounter_of(e) or 0, ()))))
+
+    def feed(self, event: Event) -> None:
+        self._unfinish()
+        self.events.append(event)
         if event.kind == "encounter_begun":
-            fought[event.seq] = tuple(str(g) for g in event.data.get("gangs") or ())
+            self.fought[event.seq] = tuple(str(g) for g in event.data.get("gangs") or ())
         if event.kind == "encounter_undone":
             first = as_int(event.data.get("encounter")) or 0
-            theirs = set(fought.get(first, ()))
+            theirs = set(self.fought.get(first, ()))
 
             def void(e: Event, first=first, theirs=theirs) -> bool:
-                concerns = set(gangs(e))
+                concerns = set(self.gangs(e))
                 return e.seq >= first and (not concerns or bool(concerns & theirs))
 
-            voided.update(e.seq for e in applied if void(e))
-            applied = [e for e in applied if not void(e)]
-            state = new_state(system_id, house_rules, agreed)
-            for kept in applied:
-                _APPLY[kept.kind](state, kept)
-            texts[event.seq] = _describe_undo(event)
-            continue
-        texts[event.seq] = _APPLY[event.kind](state, event)
-        applied.append(event)
-    state.log = [
-        LogLine(
+            self.voided.update(e.seq for e in self.applied if void(e))
+            self.applied = [e for e in self.applied if not void(e)]
+            self.state = new_state(self.system_id, self.house_rules, self.agreed)
+            for kept in self.applied:
+                _APPLY[kept.kind](self.state, kept)
+            self.texts[event.seq] = _describe_undo(event)
+            self.lines = [self.line(e) for e in self.events]  # some are struck out now
+            return
+        self.texts[event.seq] = _APPLY[event.kind](self.state, event)
+        self.applied.append(event)
+        self.lines.append(self.line(event))
+
+    def line(self, e: Event) -> LogLine:
+        return LogLine(
             e.seq,
             e.kind,
-            texts[e.seq],
+            self.texts[e.seq],
             e.by,
             e.at,
             e.dice,
             _encounter_of(e),
-            undone=e.seq in voided,
-            gangs=gangs(e),
+            undone=e.seq in self.voided,
+            gangs=self.gangs(e),
         )
-        for e in events
-    ]
-    last = state.last_encounter
-    if last is None or last.awarded:
-        _snapshot(state)
-    return state
+
+    def finish(self) -> CampaignState:
+        """The state after the events fed so far, with its log. More may be fed after:
+        what this adds to the state (the log, the last encounter's scores) is taken back
+        first, so feeding on is the same as a replay of every event at once."""
+        state = self.state
+        state.log = list(self.lines)
+        last = state.last_encounter
+        if last is None or last.awarded:
+            number = state.encounters[-1].number if state.encounters else 0
+            self._finished = (number, state.snapshots.get(number, _NOTHING))
+            _snapshot(state)
+        return state
+
+    def _unfinish(self) -> None:
+        if self._finished is None:
+            return
+        number, before = self._finished
+        self._finished = None
+        if before is _NOTHING:
+            self.state.snapshots.pop(number, None)
+        else:
+            self.state.snapshots[number] = before
+
+
+_NOTHING = object()
+
+
+class Checkpoints:
+    """One campaign's replay, kept between calls (in a process's memory), so that a new
+    event costs what it adds, not the whole log again (issue 31).
+
+    ``replay(events)`` is :func:`replay`'s answer; when ``events`` begin with the events
+    the book has seen (the same ones, equal in every field), only the events after them
+    are applied; otherwise the book starts again from the first (an event changed or
+    taken away, another campaign's log). An undo rebuilds from the events it keeps, as in
+    :func:`replay`.
+
+    The state returned is the book's own and changes at its next ``replay``: read it
+    before asking again, never change it. A book is not shared between threads."""
+
+    def __init__(
+        self, system_id: str, house_rules: Mapping[str, Any] | None = None, agreed: int = 5
+    ) -> None:
+        self.system_id, self.house_rules, self.agreed = system_id, house_rules, agreed
+        self._run: _Replay | None = None
+
+    def fits(self, system_id: str, house_rules: Mapping[str, Any] | None, agreed: int) -> bool:
+        """Whether this book replays a campaign of these settings."""
+        return (system_id, dict(house_rules or {}), agreed) == (
+            self.system_id,
+            dict(self.house_rules or {}),
+            self.agreed,
+        )
+
+    def replay(self, events: Iterable[Event]) -> CampaignState:
+        events = sorted(events, key=lambda e: e.seq)
+        run = self._run
+        if run is None or len(run.events) > len(events) or run.events != events[: len(run.events)]:
+            run = _Replay(self.system_id, self.house_rules, self.agreed)
+        for event in events[len(run.events) :]:
+            run.feed(event)
+        self._run = run
+        return run.finish()
 
 
 def _gangs_of(event: Event) -> tuple[str, ...]:

@@ -322,7 +322,11 @@ def undone_by(taps: Sequence[Tap]) -> set[int]:
 
 def replay(snapshot: Mapping[str, Any], taps: Iterable[Tap]) -> GameState:
     """The game's state after its taps, undone taps left out."""
-    taps = sorted(taps, key=lambda t: t.seq)
+    return _replayed(snapshot, sorted(taps, key=lambda t: t.seq))[0]
+
+
+def _replayed(snapshot: Mapping[str, Any], taps: list[Tap]) -> tuple[GameState, list[LogLine]]:
+    """``replay`` of taps in order, and its log's lines (the list a book feeds on)."""
     voided = undone_by(taps)
     state = new_state(snapshot)
     texts: dict[int, str] = {}
@@ -336,12 +340,62 @@ def replay(snapshot: Mapping[str, Any], taps: Iterable[Tap]) -> GameState:
     for tap in taps:  # an undo says what it undid, in words
         if tap.kind == "undo":
             texts[tap.seq] = _describe_undo(tap, texts)
-    state.log = [
+    lines = [
         LogLine(t.seq, t.kind, texts[t.seq], t.by, t.at, undone=t.seq in voided, made=t.made)
         for t in taps
     ]
+    state.log = list(lines)
     state.version = taps[-1].seq if taps else 0
-    return state
+    return state, lines
+
+
+def kept(state: GameState) -> GameState:
+    """A copy of ``state`` that a book's next replay does not change (the log is shared:
+    a replay gives the state a new list, it never changes the old one)."""
+    out = copy.copy(state)
+    out.sides = copy.deepcopy(state.sides)
+    out.happenings = copy.deepcopy(state.happenings)
+    out.effective = list(state.effective)
+    return out
+
+
+class Checkpoints:
+    """One game's replay kept between calls (a process's memory, issue 31): when the log
+    begins with the taps the book has seen and what follows holds no undo, only the new
+    taps are applied; otherwise (an undo, a tap changed, another snapshot) the book
+    replays the whole log again. The state returned is the book's own and changes at its
+    next ``replay``: read it before asking again, never change it. A book is not shared
+    between threads."""
+
+    def __init__(self, snapshot: Mapping[str, Any]) -> None:
+        self.snapshot = snapshot
+        self._taps: list[Tap] = []
+        self._state: GameState | None = None
+        self._lines: list[LogLine] = []
+
+    def fits(self, snapshot: Mapping[str, Any]) -> bool:
+        return snapshot == self.snapshot
+
+    def replay(self, taps: Iterable[Tap]) -> GameState:
+        taps = sorted(taps, key=lambda t: t.seq)
+        seen = len(self._taps)
+        state = self._state
+        if (
+            state is None
+            or seen > len(taps)
+            or self._taps != taps[:seen]
+            or any(t.kind == "undo" for t in taps[seen:])
+        ):
+            self._state, self._lines = _replayed(self.snapshot, taps)
+            self._taps = taps
+            return self._state
+        for tap in taps[seen:]:
+            text = apply(state, tap)
+            self._lines.append(LogLine(tap.seq, tap.kind, text, tap.by, tap.at, made=tap.made))
+        self._taps = taps
+        state.log = list(self._lines)
+        state.version = taps[-1].seq if taps else 0
+        return state
 
 
 def _preview(snapshot: Mapping[str, Any], tap: Tap) -> str:
