@@ -58,8 +58,8 @@ from campaigns.encounter_forms import (
     line_initial,
     with_more_lines,
 )
-from campaigns.engine_words import shown
 from campaigns.models import Campaign
+from gangfight_site.engine_words import shown
 from rules import get_system
 from rules.campaign import (
     CONFIRMED,

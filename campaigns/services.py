@@ -21,8 +21,8 @@ from django.utils.translation import gettext_lazy
 
 from builder.models import Gang
 from builder.roster import export_roster
+from campaigns import signals
 from campaigns.models import Campaign, CampaignEvent, CampaignGang, new_invite_token
-from notifications import services as notifications
 from rules.campaign import (
     CampaignError,
     CampaignState,
@@ -185,7 +185,7 @@ def record(
     new = state_of(locked)
     Campaign.objects.filter(pk=locked.pk).update(status=new.status, updated=timezone.now())
     campaign.status = new.status
-    notifications.campaign_changed(locked)  # what waits on its players (and their mail)
+    signals.campaign_changed.send(Campaign, campaign=locked)  # what waits on its players
     return new
 
 

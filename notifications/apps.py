@@ -5,3 +5,35 @@ from django.utils.translation import gettext_lazy as _
 class NotificationsConfig(AppConfig):
     name = "notifications"
     verbose_name = _("What waits on you")
+
+    def ready(self) -> None:
+        # The campaigns and leagues say what changed (campaigns/signals.py); this app
+        # decides who waits on it and what they are told. They never import it.
+        from campaigns import signals
+        from notifications import services
+
+        signals.campaign_changed.connect(
+            lambda sender, campaign, **kw: services.campaign_changed(campaign),
+            dispatch_uid="notifications.campaign_changed",
+            weak=False,
+        )
+        signals.league_changed.connect(
+            lambda sender, league_id, **kw: services.league_changed(league_id),
+            dispatch_uid="notifications.league_changed",
+            weak=False,
+        )
+        signals.club_changed.connect(
+            lambda sender, club_id, **kw: services.club_changed(club_id),
+            dispatch_uid="notifications.club_changed",
+            weak=False,
+        )
+        signals.people_changed.connect(
+            lambda sender, user_ids, emails=None, **kw: services.changed(user_ids, emails),
+            dispatch_uid="notifications.people_changed",
+            weak=False,
+        )
+        signals.organiser_made.connect(
+            lambda sender, user, club, by=None, **kw: services.made_organiser(user, club, by),
+            dispatch_uid="notifications.organiser_made",
+            weak=False,
+        )

@@ -231,7 +231,7 @@ class Lint(ast.NodeVisitor):
     @staticmethod
     def pattern_of_a_message(node: ast.AST, parent: ast.AST) -> bool:
         """``(pattern, gettext_noop(message))``: the pattern recognises the stored English
-        text; what players read is the message beside it (campaigns/engine_words.py)."""
+        text; what players read is the message beside it (gangfight_site/engine_words.py)."""
         return (
             isinstance(parent, ast.Tuple)
             and len(parent.elts) == 2

@@ -5,7 +5,7 @@
   edition), for a ``lang`` attribute on the element holding such a text
   (rules.base.text_language).
 - ``{{ word|translated }}``: a word that comes from plain-Python data (the campaign engine's
-  labels: campaigns/engine_words.py) in the reader's language, when the catalogue has it.
+  labels: gangfight_site/engine_words.py) in the reader's language, when the catalogue has it.
 - ``{{ report.scenario|book_choice:system }}``: a scenario or deployment a report stores,
   as the reader's book names it ("Sursis à l'exécution" for a French reader of bwg1).
 - ``{{ note|book_marked:system }}``: a text that quotes a book without a French edition
@@ -16,7 +16,7 @@
   label built in a template: ``{{ label }}{% colon %} {{ value }}``.
 - ``{{ list|joined:";" }}``: a list joined by a mark with the reader's spacing ("a ; b").
 - ``{{ roll.purpose|dice_purpose }}``: a dice log's line (the engines write it in English)
-  in the reader's language (campaigns/engine_words.py).
+  in the reader's language (gangfight_site/engine_words.py).
 - ``{{ user|player_name }}``: a player's name, a deleted account's ("former member #N") in
   the reader's language.
 - ``{{ stats.kind|bwg1_kind }}``, ``{{ stats.hands|bwg1_hands }}``,
@@ -37,7 +37,7 @@ from django.utils.safestring import mark_safe
 from accounts.names import player_name as _player_name
 from builder.book_texts import language_of
 from builder.book_texts import quoted as book_texts_of
-from campaigns.engine_words import purpose, shown
+from gangfight_site.engine_words import purpose, shown
 from rules import get_system
 from rules.base import cite_parts, text_language
 from rules.i18n import punctuate

@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from builder.models import Gang, Member, MemberItem
 from builder.roster import gang_roster
 from campaigns import services as campaign_services
+from campaigns import signals
 from campaigns.leagues import standings as arithmetic
 from campaigns.leagues import tallies
 from campaigns.leagues.models import (
@@ -45,7 +46,6 @@ from campaigns.leagues.pairing import (
     swiss,
 )
 from campaigns.models import CampaignGang, new_invite_token
-from notifications import services as notifications
 from rules import get_system
 from rules.campaign import CampaignError
 from rules.i18n import punctuate
@@ -95,7 +95,7 @@ def create_club(user, *, name: str, about: str = "") -> Club:
 def join_club(club: Club, user) -> ClubMember:
     member, _created = ClubMember.objects.get_or_create(club=club, user=user)
     if club.leagues.filter(status=League.REGISTRATION).exists():  # they wait on the member
-        notifications.changed([user.pk], {user.pk: user.email})
+        signals.people_changed.send(League, user_ids=[user.pk], emails={user.pk: user.email})
     return member
 
 
@@ -129,7 +129,8 @@ def set_role(club: Club, member: ClubMember, role: str, by=None) -> ClubMember:
     member.role = role
     member.save(update_fields=["role"])
     if role == ClubMember.ORGANISER and was != ClubMember.ORGANISER:
-        notifications.made_organiser(member.user, club, by)  # the new organiser is told
+        # (the new organiser is told)
+        signals.organiser_made.send(League, user=member.user, club=club, by=by)
     return member
 
 
@@ -148,7 +149,8 @@ def create_league(club: Club, **fields: Any) -> League:
     if fields.get("rounds") is None and fields.get("pairing", League.SWISS) == League.SWISS:
         fields["rounds"] = League.SWISS_ROUNDS  # a round robin's empty: everyone once
     league = League.objects.create(club=club, **fields)
-    notifications.club_changed(club.pk)  # open for registration: the members are told
+    # (open for registration: the members are told)
+    signals.club_changed.send(League, club_id=club.pk)
     return league
 
 
@@ -199,7 +201,8 @@ def update_league(league: League, **fields: Any) -> League:
     if new_campaign:
         stale = locked.registrations.exclude(campaign_gang__campaign=campaign)
         stale.filter(campaign_gang__isnull=False).update(campaign_gang=None)
-    notifications.league_changed(locked.pk)  # fewer rounds: the last one may be played
+    # (fewer rounds: the last one may be played)
+    signals.league_changed.send(League, league_id=locked.pk)
     return locked
 
 
@@ -297,14 +300,15 @@ def register(
     ):
         registration.campaign_gang = campaign_gang
         registration.save(update_fields=["campaign_gang"])
-    notifications.league_changed(league.pk)
+    signals.league_changed.send(League, league_id=league.pk)
     return registration
 
 
 @transaction.atomic
 def withdraw(registration: Registration) -> None:
     """Before play: leave the league. After: dropped, paired no more, results kept."""
-    notifications.league_changed(registration.league_id)  # the player's items go too
+    # (the player's items go too)
+    signals.league_changed.send(League, league_id=registration.league_id)
     if registration.league.status == League.REGISTRATION:
         registration.delete()
     else:
@@ -325,7 +329,7 @@ def refresh_legality(league: League, registrations: Sequence[Registration]) -> N
         r.checked_version = r.gang.version
     Registration.objects.bulk_update(stale, ["legal", "problems", "checked_version"])
     if any(r.legal != was[r.pk] for r in stale):  # a gang broke the cap, or fits it again
-        notifications.league_changed(league.pk)
+        signals.league_changed.send(League, league_id=league.pk)
 
 
 # --------------------------------------------------------------------------- rounds
@@ -495,8 +499,9 @@ def next_round(league: League) -> Round:
     if league.status == League.REGISTRATION:
         league.status = League.RUNNING
         league.save(update_fields=["status"])
-        notifications.club_changed(league.club_id)  # registration is over for the members
-    notifications.league_changed(league.pk)
+        # (registration is over for the members)
+        signals.club_changed.send(League, club_id=league.club_id)
+    signals.league_changed.send(League, league_id=league.pk)
     return new
 
 
@@ -524,7 +529,7 @@ def swap(pairing: Pairing, other: Pairing, *, mine: str = "b", theirs: str = "b"
             raise LeagueError(gettext_lazy("A player can't play himself."), "other")
     pairing.save(update_fields=["a", "b"])
     other.save(update_fields=["a", "b"])
-    notifications.league_changed(pairing.round.league_id)
+    signals.league_changed.send(League, league_id=pairing.round.league_id)
 
 
 @transaction.atomic
@@ -536,7 +541,7 @@ def finish(league: League) -> League:
         )
     league.status = League.FINISHED
     league.save(update_fields=["status"])
-    notifications.league_changed(league.pk)
+    signals.league_changed.send(League, league_id=league.pk)
     return league
 
 
@@ -558,7 +563,7 @@ REPORT_FIELDS = ("scenario", "deployment", "vp_a", "vp_b", "winner", "casualties
 def _log(report: MatchReport, kind: str, user, **extra: Any) -> None:
     values = {k: getattr(report, k) for k in REPORT_FIELDS}
     ReportEvent.objects.create(report=report, kind=kind, by=user, values={**values, **extra})
-    notifications.league_changed(report.pairing.round.league_id)
+    signals.league_changed.send(League, league_id=report.pairing.round.league_id)
 
 
 @transaction.atomic
