@@ -1,6 +1,6 @@
-/* Gangfight's only script besides htmx: morph the builder's answers into the page (so
-   focus, typing and scroll stay where they are), keep answers in order, and say so when a
-   change could not be saved. Everything also works without JavaScript. */
+/* The builder's script (with htmx and idiomorph, vendored): morph the builder's answers
+   into the page (so focus, typing and scroll stay where they are), keep answers in order,
+   and say so when a change could not be saved. Everything also works without JavaScript. */
 (function () {
   "use strict";
 
@@ -83,134 +83,67 @@
   });
 
   /* ---- morph: change the page into the answer, touching only what differs ----------
-     Elements are matched by id, else by position and tag. The focused text field keeps
-     what is being typed; a <details> the player opened stays open. */
+     idiomorph (static/vendor/idiomorph/) pairs the elements by the ids inside them, so a
+     control keeps its element, and the focus, wherever the answer puts it (a field added
+     before it, a member moved up). On top of it, what the player is doing stays:
+     - an empty `data-keep` placeholder keeps the element of that id as the page shows it
+       (the server left it out); if the page has none, it lost track: reload;
+     - a <details> the player opened stays open;
+     - the focused text field keeps what is being typed, and a control changed but not
+       sent yet (`unsent`) keeps its value, its check or its chosen options. */
 
-  function sameKind(a, b) {
-    if (a.nodeType !== b.nodeType || a.nodeName !== b.nodeName) return false;
-    if (a.nodeType !== 1) return true;
-    // Elements without an id are told apart by their tag and first class.
-    return (a.id || "") === (b.id || "") && (a.classList[0] || "") === (b.classList[0] || "");
+  function isTyped(elt) {
+    if (elt.nodeName === "TEXTAREA") return true;
+    return elt.nodeName === "INPUT" &&
+      !/^(hidden|checkbox|radio|submit|button|image|reset|file)$/.test(elt.type);
   }
 
-  function syncAttributes(old, neu) {
-    var i, attr;
-    for (i = 0; i < neu.attributes.length; i++) {
-      attr = neu.attributes[i];
-      if (old.getAttribute(attr.name) !== attr.value) old.setAttribute(attr.name, attr.value);
-    }
-    for (i = old.attributes.length - 1; i >= 0; i--) {
-      attr = old.attributes[i];
-      if (neu.hasAttribute(attr.name)) continue;
-      if (old.nodeName === "DETAILS" && attr.name === "open") continue;
-      old.removeAttribute(attr.name);
-    }
+  function keepsChoice(elt) {
+    // A control whose state is the player's: changed, not sent yet.
+    if (elt.nodeName === "OPTION") elt = elt.closest("select");
+    return !!elt && unsent.has(elt);
   }
 
-  function morphNode(old, neu) {
-    if (old.nodeType !== 1) {
-      if (old.nodeValue !== neu.nodeValue) old.nodeValue = neu.nodeValue;
-      return;
-    }
-    var active = old === document.activeElement;
-    var unsentChange = unsent.has(old);
-    syncAttributes(old, neu);
-    if (old.nodeName === "INPUT") {
-      if (old.type === "checkbox" || old.type === "radio") {
-        if (!unsentChange) old.checked = neu.hasAttribute("checked");
-      } else if ((!active && !unsentChange) || old.type === "hidden") {
-        var value = neu.getAttribute("value") || "";
-        if (old.value !== value) old.value = value;
-      }
-      return;
-    }
-    if (old.nodeName === "TEXTAREA") {
-      if (!active && !unsentChange && old.value !== neu.value) old.value = neu.value;
-      return;
-    }
-    morphChildren(old, neu);
-    if (old.nodeName === "SELECT" && !unsentChange) {
-      var chosen = neu.querySelector("option[selected]");
-      var want = chosen ? chosen.value : (old.options[0] ? old.options[0].value : "");
-      if (old.value !== want) old.value = want;
-    }
-  }
-
-  function morphChildren(oldParent, newParent) {
-    var byId = {};
-    var child;
-    for (child = oldParent.firstElementChild; child; child = child.nextElementSibling) {
-      if (child.id) byId[child.id] = child;
-    }
-    var wanted = {};
-    for (child = newParent.firstElementChild; child; child = child.nextElementSibling) {
-      if (child.id) wanted[child.id] = true;
-    }
-    var cursor = oldParent.firstChild;
-    var next = newParent.firstChild;
-    while (next) {
-      var following = next.nextSibling;
-      var match = null;
-      if (next.nodeType === 1 && next.id) {
-        match = byId[next.id] || null;
-        if (match && match.parentNode !== oldParent) match = null;
-      } else if (cursor && sameKind(cursor, next)) {
-        match = cursor;
-      } else if (cursor && next.nodeType === 1) {
-        // A few elements the answer no longer has may stand before the match (a message
-        // that went, a field left out): look a little ahead rather than redraw what
-        // follows; never past the focused control or an element the answer keeps.
-        var ahead = cursor;
-        for (var look = 0; ahead && look < 4; look++, ahead = ahead.nextSibling) {
-          if (ahead.nodeType === 1 && ahead.id && wanted[ahead.id]) break;
-          if (ahead !== cursor && sameKind(ahead, next)) { match = ahead; break; }
-          if (ahead.nodeType === 1 && ahead.contains(document.activeElement)) break;
+  var MORPH = {
+    morphStyle: "innerHTML",
+    callbacks: {
+      beforeNodeAdded: function (node) {
+        if (node.nodeType === 1 && node.hasAttribute("data-keep")) {
+          window.location.reload();  // the page lost track of what it shows: start afresh
+          return false;
         }
-      }
-      if (match && next.nodeType === 1 && next.hasAttribute("data-keep")) {
+      },
+      beforeNodeMorphed: function (old, neu) {
+        if (neu.nodeType !== 1 || !neu.hasAttribute("data-keep")) return true;
         // The server left this one out: the page already shows it as it is.
-        if (match !== cursor) oldParent.insertBefore(match, cursor);
-        else cursor = cursor.nextSibling;
-        next = following;
-        continue;
-      }
-      if (!match && next.nodeType === 1 && next.hasAttribute("data-keep")) {
-        window.location.reload();  // the page lost track of what it shows: start afresh
-        return;
-      }
-      if (match && match !== cursor) {
-        // Drop what the answer no longer has rather than move the match: moving a node
-        // takes the focus away from whatever is inside it.
-        while (cursor && cursor !== match && !(cursor.id && wanted[cursor.id])) {
-          var dropped = cursor;
-          cursor = cursor.nextSibling;
-          oldParent.removeChild(dropped);
+        if (old.getAttribute("id") === neu.getAttribute("id")) return false;
+        window.location.reload();
+        return false;
+      },
+      beforeAttributeUpdated: function (name, elt, how) {
+        if (name === "open") return !(how === "remove" && elt.nodeName === "DETAILS");
+        if (name === "value") {
+          return !(isTyped(elt) && (elt === document.activeElement || unsent.has(elt)));
         }
+        if (name === "checked" || name === "selected") return !keepsChoice(elt);
+        return true;
       }
-      if (match) {
-        if (match === cursor) cursor = cursor.nextSibling;
-        else oldParent.insertBefore(match, cursor);
-        morphNode(match, next);
-      } else {
-        oldParent.insertBefore(next, cursor);
-      }
-      next = following;
     }
-    while (cursor) {
-      var gone = cursor;
-      cursor = cursor.nextSibling;
-      oldParent.removeChild(gone);
-    }
+  };
+
+  // Morph `content` (a node or a fragment) into `target`'s children. play.js uses it too.
+  function morph(target, content) {
+    return window.Idiomorph.morph(target, content, MORPH);
   }
 
-  window.gangfightMorph = morphChildren;
+  window.gangfightMorph = morph;
 
   if (window.htmx) {
     htmx.defineExtension("morph", {
       isInlineSwap: function (style) { return style === "morph"; },
       handleSwap: function (style, target, fragment) {
         if (style !== "morph") return false;
-        morphChildren(target, fragment);
+        morph(target, fragment);
         // The new content for htmx to wire up (not the target itself: re-initialising it
         // would drop the requests queued on it by hx-sync).
         return Array.prototype.slice.call(target.children);

@@ -5,9 +5,11 @@
    network is gone the tap waits, the page says "Offline: N taps waiting", and the queue
    is sent when the network returns (or when the page is loaded again: a reload never loses
    a tap). A tap sent twice (its answer lost on the way) is counted once: the server knows
-   its client_id. The answer (the table) is morphed into the page by app.js's morph, so an
-   open panel stays open. The page polls the server every few seconds (htmx) for the other
-   player's taps; an answer older than what the page shows is not used.
+   its client_id. The answer (the table) is morphed into the page with idiomorph, through
+   app.js's gangfightMorph (the builder's rules: `data-keep` trackers stay as they are, an
+   open panel stays open, the focused button keeps the focus). The page polls the server
+   every few seconds (htmx, the same morph) for the other player's taps; an answer older
+   than what the page shows is not used.
    Without JavaScript every button is a plain post. */
 (function () {
   "use strict";
@@ -119,8 +121,8 @@
     var template = document.createElement("template");
     template.innerHTML = html;
     clearPending();
-    if (window.gangfightMorph) window.gangfightMorph(root, template.content);
-    else root.replaceChildren(template.content);
+    if (window.gangfightMorph) window.gangfightMorph(root, template.content);  // idiomorph
+    else root.replaceChildren(template.content);  // (app.js not loaded: never on our pages)
     applyPending();
     var ended = document.querySelector('[data-testid="ended-here"]');
     if (ended && !endedBefore) {  // "End the game": the result shows where the button was
