@@ -14,7 +14,7 @@ from django.db.models import F, Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from builder import models
+from builder import models, signals
 from builder.models import (
     ContentPack,
     DiceRoll,
@@ -49,6 +49,7 @@ def _touch(gang: Gang) -> None:
     gang.version = Gang.objects.filter(pk=gang.pk).values_list("version", flat=True).get()
     gang.updated = now
     schedule_prerender(gang.pk, gang.version)  # its PDFs made ahead, once this commits
+    signals.gang_changed.send(Gang, gang=gang)
 
 
 @transaction.atomic
@@ -235,6 +236,7 @@ def run_action(form, *, user) -> Any:
         gang.updated = timezone.now()
         Gang.objects.filter(pk=gang.pk).update(version=gang.version, updated=gang.updated)
         schedule_prerender(gang.pk, gang.version)  # its PDFs made ahead, once this commits
+        signals.gang_changed.send(Gang, gang=gang)
         # The page is drawn from the caller's gang: give it what the action changed.
         for field in ("name", "limit", "data", "version", "updated"):
             setattr(shown, field, getattr(gang, field))

@@ -32,8 +32,8 @@ Leagues (``campaigns/leagues/services.py``):
   opened it) who has not registered, until they do or play starts;
 - a registered gang that breaks its league's cap (changed in the builder since it was
   registered, or a lower cap): its owner fixes it, and it is on the organisers' list
-  (re-checked here when the gang changed since it was last checked, as the league's
-  page does: ``campaigns.leagues.services.refresh_legality``).
+  (re-checked by the leagues when the gang changes:
+  ``campaigns.leagues.services.gang_changed``, never while a page is read).
 
 A player who deleted their account (an inactive "former member") owes nothing: what they
 owed waits on the organiser instead (a campaign encounter's steps for their gang; a league
@@ -505,11 +505,8 @@ def _problems(registration: Registration) -> str:
 
 def _illegal_items(user, organised: list[League]) -> list[Waiting]:
     """Registered gangs (the user's own, and those in leagues they organise) that break
-    their league's cap, re-checked first when they changed since they were last checked.
-    A gang found illegal (or legal again) tells everyone concerned
-    (``refresh_legality`` calls ``league_changed``)."""
-    from campaigns.leagues.services import refresh_legality  # (it calls notifications)
-
+    their league's cap, as checked when the gang last changed (the leagues re-check a
+    registered gang then: ``campaigns.leagues.services.gang_changed``)."""
     registrations = list(
         Registration.objects.filter(Q(player=user) | Q(league__in=organised))
         .filter(
@@ -520,12 +517,6 @@ def _illegal_items(user, organised: list[League]) -> list[Waiting]:
         .select_related("league", "gang", "player")
         .order_by("league_id", "pk")
     )
-    stale: dict[int, list[Registration]] = {}
-    for r in registrations:
-        if r.gang.version != r.checked_version:
-            stale.setdefault(r.league_id, []).append(r)
-    for regs in stale.values():
-        refresh_legality(regs[0].league, regs)
     mine = {league.pk for league in organised}
     items: list[Waiting] = []
     for r in registrations:

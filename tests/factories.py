@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 from django.db.models import F, Max
 from django.utils import timezone
 
-from builder import services
+from builder import services, signals
 from builder.models import Gang, Item, Member, MemberItem
 from rules.systems import bwg1
 
@@ -24,9 +24,11 @@ def horse(name: str) -> Item:
 
 
 def touch(gang: Gang) -> Gang:
-    """A new version for the gang, as after any change made in the builder."""
+    """A new version for the gang, as after any change made in the builder (which says so:
+    the leagues re-check the gang's registrations)."""
     Gang.objects.filter(pk=gang.pk).update(version=F("version") + 1, updated=timezone.now())
     gang.version = Gang.objects.filter(pk=gang.pk).values_list("version", flat=True).get()
+    signals.gang_changed.send(Gang, gang=gang)
     return gang
 
 

@@ -27,7 +27,7 @@ from campaigns.leagues.models import (
 )
 from rules import get_system
 from rules.roster import read_roster
-from tests.factories import recruit
+from tests.factories import recruit, touch
 from tests.helpers.pages import html_of
 from tests.helpers.users import client_for, make_user
 
@@ -733,11 +733,11 @@ def test_the_other_pages_cost_the_same_for_4_and_40_players(
 
 
 @pytest.mark.parametrize("changed", [1, 5])
-def test_rechecking_changed_gangs_costs_the_same_for_1_and_5(
+def test_a_page_never_writes_and_costs_the_same_however_many_gangs_changed(
     club, organiser, django_assert_num_queries, changed
 ):
-    """Gangs changed since they were checked are checked again, all at once: the
-    registrations, the gangs' members and their items, and one update."""
+    """The league page reads the legality stored when each gang last changed (issue 28:
+    no write during a GET), whatever changed behind its back."""
     league = new_league(club, name="Checked")
     gangs = []
     for n in range(changed):
@@ -745,17 +745,33 @@ def test_rechecking_changed_gangs_costs_the_same_for_1_and_5(
         services.join_club(club, user)
         registration = register(league, user)
         gangs.append(registration.gang_id)
-    Gang.objects.filter(pk__in=gangs).update(version=F("version") + 1)
+    Gang.objects.filter(pk__in=gangs).update(version=F("version") + 1)  # no builder change
     client = client_for(organiser)
     url = reverse("league_detail", args=[league.pk])
-    # + the changed registrations, their members, the members' items, and the update
-    # (inside a savepoint here); + 1 throughout: the organiser is not playing and the
-    # league takes registrations, so the page offers her own gangs to join with
-    with django_assert_num_queries(DETAIL_QUERIES + 5 + 1):
+    # + 1: the organiser is not playing and the league takes registrations, so the page
+    # offers her own gangs to join with
+    with django_assert_num_queries(DETAIL_QUERIES + 1):
         assert client.get(url).status_code == 200
-    assert set(Registration.objects.values_list("checked_version", flat=True)) == {2}
-    with django_assert_num_queries(DETAIL_QUERIES + 1):  # checked: nothing to do
-        assert client.get(url).status_code == 200
+    assert set(Registration.objects.values_list("checked_version", flat=True)) == {1}
+
+
+@pytest.mark.parametrize("leagues", [1, 3])
+def test_a_builder_change_rechecks_the_gangs_registrations_in_a_fixed_cost(
+    club, organiser, django_assert_num_queries, leagues
+):
+    """A registered gang changed in the builder is checked again against every open or
+    running league it is in, as it changes: its registrations, and for each league its
+    members and their items and one update."""
+    user = make_user("changer")
+    services.join_club(club, user)
+    gang = builder_gang(user, "Changer's Boys")
+    for n in range(leagues):
+        services.register(new_league(club, name=f"League {n}"), user, gang)
+    # the new version (an update, read back), the registrations, the gang's members and
+    # their items (once); for each league, one update
+    with django_assert_num_queries(2 + 1 + 3 + leagues):
+        touch(gang)
+    assert set(Registration.objects.values_list("checked_version", flat=True)) == {gang.version}
 
 
 def test_every_step_needs_the_csrf_token(match, regs):

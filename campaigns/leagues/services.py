@@ -316,12 +316,18 @@ def withdraw(registration: Registration) -> None:
         registration.save(update_fields=["dropped"])
 
 
-def refresh_legality(league: League, registrations: Sequence[Registration]) -> None:
-    """Re-check, in a fixed number of queries, the gangs changed since last checked."""
+def refresh_legality(
+    league: League,
+    registrations: Sequence[Registration],
+    members: Mapping[int, list[Member]] | None = None,
+) -> None:
+    """Re-check, in a fixed number of queries, the gangs changed since last checked
+    (``members``: the gangs' members with their items, when the caller has them)."""
     stale = [r for r in registrations if r.gang is not None and r.gang.version != r.checked_version]
     if not stale:
         return
-    members = _members(Gang.objects.filter(pk__in=[r.gang_id for r in stale]))
+    if members is None:
+        members = _members(Gang.objects.filter(pk__in=[r.gang_id for r in stale]))
     was = {r.pk: r.legal for r in stale}
     for r in stale:
         problems = check_gang(league, r.gang, members.get(r.gang_id, []))
@@ -330,6 +336,26 @@ def refresh_legality(league: League, registrations: Sequence[Registration]) -> N
     Registration.objects.bulk_update(stale, ["legal", "problems", "checked_version"])
     if any(r.legal != was[r.pk] for r in stale):  # a gang broke the cap, or fits it again
         signals.league_changed.send(League, league_id=league.pk)
+
+
+def gang_changed(gang: Gang) -> None:
+    """``gang`` changed: its registrations in leagues still open or running are checked
+    again against their leagues (one query when it has none)."""
+    registrations = list(
+        Registration.objects.filter(
+            gang_id=gang.pk,
+            dropped=False,
+            league__status__in=[League.REGISTRATION, League.RUNNING],
+        ).select_related("league", "gang")
+    )
+    if not registrations:
+        return
+    members = _members(Gang.objects.filter(pk=gang.pk))  # read once for every league
+    by_league: dict[int, list[Registration]] = {}
+    for registration in registrations:
+        by_league.setdefault(registration.league_id, []).append(registration)
+    for regs in by_league.values():
+        refresh_legality(regs[0].league, regs, members)
 
 
 # --------------------------------------------------------------------------- rounds

@@ -53,7 +53,6 @@ from campaigns.leagues.models import (
     League,
     MatchReport,
     Pairing,
-    Registration,
     Round,
 )
 from campaigns.views import link_gone
@@ -174,10 +173,6 @@ class Entry:
     meetings: str = ""  # its counted matches, as stored (head-to-head)
 
     @property
-    def stale(self) -> bool:
-        return self.gang_id is not None and self.gang_version != self.checked_version
-
-    @property
     def problem_list(self) -> list[str]:
         return [p for p in self.problems.splitlines() if p.strip()]
 
@@ -237,20 +232,6 @@ def _is_organiser(league: League) -> bool:
     return getattr(league, "my_role", None) == ClubMember.ORGANISER
 
 
-def _refresh_legality(league: League, entries: list[Entry]) -> None:
-    """Re-check the gangs changed since they were last checked (``refresh_legality``):
-    nothing to do, no query; else one query for those registrations and the service's."""
-    stale = {e.pk: e for e in entries if e.stale}
-    if not stale:
-        return
-    registrations = list(Registration.objects.filter(pk__in=stale).select_related("gang"))
-    services.refresh_legality(league, registrations)
-    for reg in registrations:
-        entry = stale[reg.pk]
-        entry.legal, entry.problems = reg.legal, reg.problems
-        entry.checked_version = reg.checked_version
-
-
 #: which pairings a page reads (``_board``): every one; the league page's (the last
 #: round and the charted players', or every one up to MATRIX_MAX players); one player's
 #: (``player=``); none (the standings alone)
@@ -270,7 +251,6 @@ def _board(league: League, user=None, *, matches: str = ALL, player: int | None 
         entries.append(entry)
     for entry in entries:  # a former member's name in the reader's language
         entry.username = shown_username(entry.username, entry.player_id)
-    _refresh_legality(league, entries)
     rows = arithmetic.standings_from_tallies(
         [(e.pk, e.gang_name, e.tally) for e in entries],
         services.scoring_of(league),
