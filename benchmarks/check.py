@@ -11,6 +11,10 @@ figures" in docs/benchmarks.md (``| name | ratio |``) and fails when a figure's 
 more than ``--tolerance`` (30 %) above the recorded one: a figure that got slower against
 the same calibration. A figure faster than recorded is reported, not failed (record it).
 
+A figure found slower is measured once more (its benchmark runs again) and keeps its
+better run, and ``--record`` keeps the slower of two runs: one busy or lucky moment does
+not fail the check.
+
 ``--quick`` runs every benchmark at its tiny sizes and only checks that each one ran and
 printed its figures: the sizes are not the recorded ones, and CI's machine is not quiet
 enough to compare timings (a non-timing smoke test, seconds not minutes).
@@ -37,6 +41,13 @@ BENCHMARKS = {
     "bench_campaign.py": [],
     "bench_league.py": [],
 }
+#: which benchmark prints a figure, by the figure's first word
+SCRIPT_OF = {
+    "standings": "bench_standings.py",
+    "swiss": "bench_swiss.py",
+    "campaign": "bench_campaign.py",
+    "league": "bench_league.py",
+}
 ROW = re.compile(r"^\| `([\w.]+)` \| ([0-9.]+) \|", re.M)
 
 
@@ -49,14 +60,17 @@ def recorded(text: str) -> dict[str, float]:
     return {name: float(ratio) for name, ratio in ROW.findall(section)}
 
 
-def run(quick: bool) -> tuple[dict[str, dict], list[str]]:
-    """Every benchmark's figures (by name), and the benchmarks that failed."""
+def run(quick: bool, only: set[str] | None = None) -> tuple[dict[str, dict], list[str]]:
+    """Every benchmark's figures (by name), and the benchmarks that failed (``only``: those
+    scripts alone)."""
     failed = []
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "figures.jsonl"
         env = {**os.environ, "BENCH_FIGURES": str(out)}
         env.pop("DATABASE_URL", None)  # a database of the benchmark's own
         for script, arguments in BENCHMARKS.items():
+            if only is not None and script not in only:
+                continue
             command = [sys.executable, str(ROOT / "benchmarks" / script)]
             command += ["--quick"] if quick else arguments
             print(f"==> {' '.join(command[1:])}", flush=True)
@@ -124,10 +138,30 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     text = DOC.read_text("utf-8")
     if args.record:
+        # Recorded: the slower of two runs of each figure (compared: the faster of up to
+        # two), so that the check fails on a regression, not on one lucky or busy run.
+        more, failed = run(False)
+        if failed:
+            print(f"FAILED: {', '.join(failed)} did not run or printed no figures")
+            return 1
+        for name, data in more.items():
+            if name in figures and data["ratio"] > figures[name]["ratio"]:
+                figures[name] = data
         DOC.write_text(record(text, figures), "utf-8")
         print(f"{len(figures)} figures recorded in {DOC.relative_to(ROOT)}")
         return 0
-    slower = compare(figures, recorded(text), args.tolerance)
+    known = recorded(text)
+    slower = compare(figures, known, args.tolerance)
+    if slower:
+        # A busy moment slows one run: the benchmarks of the slower figures run once more,
+        # and each figure keeps its better run.
+        again = {SCRIPT_OF.get(name.split(".")[0], "") for name in slower}
+        print(f"==> {len(slower)} figures slower: running {', '.join(sorted(again))} again")
+        more, failed = run(False, again)
+        for name, data in more.items():
+            if name in figures and data["ratio"] < figures[name]["ratio"]:
+                figures[name] = data
+        slower = compare(figures, known, args.tolerance) if not failed else slower
     if slower:
         print(f"FAILED: {len(slower)} figures over {args.tolerance:.0%} slower: {slower}")
         return 1
