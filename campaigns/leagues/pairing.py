@@ -114,18 +114,24 @@ def _whole_field(
     met_pairs: set[frozenset[int]],
     can_sit: list[int],
 ) -> list[Pair]:
-    """The best pairing by one maximum-weight matching over every pair of the field
-    (exact whatever the round, but its time grows as the cube of the players)."""
+    """The best pairing by one maximum-weight matching over the pairs of the field that
+    can be in it (exact whatever the round; its time grows as the cube of the players,
+    less when ``_gap_limit`` can leave pairs out)."""
     n = len(players)
     gaps = sorted({abs(score[a] - score[b]) for a, b in combinations(players, 2)} - {0})
     gap_tier = {g: len(gaps) - 1 - i for i, g in enumerate(gaps)}  # the largest gap first
+    limit, sitter = _gap_limit(players, score, met_pairs, can_sit)
+    if limit is not None and sitter is not None:
+        can_sit = [sitter]
 
-    def edge(a: int, b: int) -> Cost:
+    def edge(a: int, b: int) -> Cost | None:
         at_gap = [0] * len(gaps)
         gap = abs(score[a] - score[b])
+        rematch = 1 if frozenset((a, b)) in met_pairs else 0
+        if limit is not None and (rematch or gap > limit):
+            return None  # no best pairing has it (``_gap_limit``)
         if gap:
             at_gap[gap_tier[gap]] = 1
-        rematch = 1 if frozenset((a, b)) in met_pairs else 0
         return (rematch, 0, *at_gap, (position[a] - position[b]) ** 2)
 
     def bye(p: int) -> Cost:
@@ -133,8 +139,62 @@ def _whole_field(
         return (0, n - 1 - position[p], *([0] * len(gaps)), 0)
 
     pairs = _best(players, edge, bye, can_sit, one_bye=True)
-    assert pairs is not None  # every pair is an edge: a perfect matching exists
+    assert pairs is not None  # a perfect matching exists (every pair, or ``_gap_limit``'s)
     return pairs
+
+
+def _gap_limit(
+    players: list[int],
+    score: dict[int, int | float],
+    met_pairs: set[frozenset[int]],
+    can_sit: list[int],
+) -> tuple[int | float | None, int | None]:
+    """The largest score gap a best pairing can have, and who sits out (odd fields), when
+    the field can be paired without a rematch; else (None, None).
+
+    The costs are compared rematches first, then the bye (the lowest-ranked player who
+    may sit out and whose sitting out leaves a pairing without rematch), then the gaps,
+    largest first. So when a pairing without rematch has no gap above g, no best pairing
+    has one either (it would lose on the largest gap's count), nor a rematch: the pairs
+    a best pairing can hold are those not met and at most the smallest such g apart."""
+    index = {p: i for i, p in enumerate(players)}
+    met_of: list[set[int]] = [set() for _ in players]
+    for pair in met_pairs:
+        a, b = tuple(pair)
+        if a in index and b in index:
+            met_of[index[a]].add(index[b])
+            met_of[index[b]].add(index[a])
+    sitter = None
+    everyone = list(range(len(players)))
+    if len(players) % 2:
+        for p in sorted(can_sit, key=index.__getitem__, reverse=True):
+            rest = [i for i in everyone if i != index[p]]
+            if _fresh_matching(rest, met_of) * 2 == len(rest):
+                sitter = p
+                break
+        else:
+            return None, None
+    rest = [i for i in everyone if sitter is None or i != index[sitter]]
+    if _fresh_matching(rest, met_of) * 2 != len(rest):
+        return None, None
+    points = [score[p] for p in players]
+    candidates = sorted({abs(points[i] - points[j]) for i, j in combinations(rest, 2)})
+
+    def fits(limit: int | float) -> bool:
+        banned = [
+            met_of[i] | {j for j in rest if abs(points[i] - points[j]) > limit}
+            for i in everyone
+        ]
+        return _fresh_matching(rest, banned) * 2 == len(rest)
+
+    low, high = 0, len(candidates) - 1  # the largest always fits: the check above
+    while low < high:
+        middle = (low + high) // 2
+        if fits(candidates[middle]):
+            high = middle
+        else:
+            low = middle + 1
+    return candidates[low], sitter
 
 
 def _by_score_groups(
