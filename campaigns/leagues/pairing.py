@@ -182,8 +182,7 @@ def _gap_limit(
 
     def fits(limit: int | float) -> bool:
         banned = [
-            met_of[i] | {j for j in rest if abs(points[i] - points[j]) > limit}
-            for i in everyone
+            met_of[i] | {j for j in rest if abs(points[i] - points[j]) > limit} for i in everyone
         ]
         return _fresh_matching(rest, banned) * 2 == len(rest)
 
