@@ -22,7 +22,6 @@ from django.contrib.auth.models import User
 from django.core import mail
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import F
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
@@ -364,14 +363,15 @@ def test_the_notice_of_being_made_organiser_is_in_their_language(club):
 
 
 def hire_a_gunhand(gang: Gang) -> None:
-    """The owner adds one more gunhand (as the builder does: a member, a new version):
-    the gang then costs more than the league's 700."""
+    """The owner adds one more gunhand (as the builder does: a member, a new version, and
+    the leagues told): the gang then costs more than the league's 700."""
     from builder import services as builder_services
+    from tests.factories import touch
 
     with transaction.atomic():
         gunhand = gang.members.get(name="Gunhand Abe")
         builder_services.append_member(gang, name="Gunhand Dan", data=gunhand.data)
-        Gang.objects.filter(pk=gang.pk).update(version=F("version") + 1)
+        touch(gang)
     gang.refresh_from_db()
 
 

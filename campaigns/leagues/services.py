@@ -158,8 +158,8 @@ def create_league(club: Club, **fields: Any) -> League:
 def update_league(league: League, **fields: Any) -> League:
     """Change a league's settings. The game can't change once a player registered, nor
     the pairing or round 1's draw once a round is paired, nor the rounds be fewer than
-    those paired; a new cap (or game) re-checks every registered gang when the standings
-    are next shown; a new campaign forgets campaign gangs that are not in it."""
+    those paired; a new cap (or game) re-checks every registered gang at once; a new
+    campaign forgets campaign gangs that are not in it."""
     locked = League.objects.select_for_update().get(pk=league.pk)
     system = fields.get("system", locked.system)
     if system != locked.system and locked.registrations.exists():
@@ -196,8 +196,13 @@ def update_league(league: League, **fields: Any) -> League:
     for name, value in fields.items():
         setattr(locked, name, value)
     locked.save()
-    if recheck:  # refresh_legality re-checks a registration whose version is out of date
-        locked.registrations.update(checked_version=0)
+    if recheck:  # every registered gang against the new cap, now (never while read)
+        registrations = list(
+            locked.registrations.filter(dropped=False, gang__isnull=False).select_related("gang")
+        )
+        for registration in registrations:
+            registration.checked_version = -1  # out of date whatever the gang's version
+        refresh_legality(locked, registrations)
     if new_campaign:
         stale = locked.registrations.exclude(campaign_gang__campaign=campaign)
         stale.filter(campaign_gang__isnull=False).update(campaign_gang=None)
