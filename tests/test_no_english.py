@@ -64,6 +64,9 @@ ENGLISH_BOOKS = ("bwg2", "gf26", "gunfight", "rivals")
 #: an ordinary one before it (French puts a non-breaking space there), then a space or the
 #: end. (``10:30`` and ``https://`` have no space after their colon.)
 BAD_SPACING = re.compile(r"[\w)\]»”'](?: ?)[:;!?](?=\s|$)")
+#: a time of day ("23:11"), never a French colon: taken out before the spacing is read
+# (an allowed name taken out of "23:11" would leave "23:" behind)
+TIME_OF_DAY = re.compile(r"\b\d{1,2}:\d{2}\b")
 
 
 # --------------------------------------------------------------------------- allowed
@@ -161,7 +164,8 @@ def english_left(texts, *, allowed) -> dict[str, list[str]]:
     for text in texts:
         text = squeezed(text)
         words = sorted(english_words(text, also_allowed=allowed))
-        spacing = [m.group(0) for m in BAD_SPACING.finditer(without_allowed(text, allowed))]
+        bare = without_allowed(TIME_OF_DAY.sub(" ", text), allowed)
+        spacing = [m.group(0) for m in BAD_SPACING.finditer(bare)]
         if words or spacing:
             found[text] = words + [f"spacing {s!r}" for s in spacing]
     return found
