@@ -7,8 +7,6 @@ event is allowed and what it means. A change is always a new event in the log.
 from __future__ import annotations
 
 import random
-import threading
-from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
@@ -23,6 +21,7 @@ from builder.models import Gang
 from builder.roster import export_roster
 from campaigns import signals
 from campaigns.models import Campaign, CampaignEvent, CampaignGang, new_invite_token
+from gangfight_site.recent import PerThread
 from rules.campaign import (
     CampaignError,
     CampaignState,
@@ -80,21 +79,17 @@ def acting_gang_ids(campaign: Campaign, user) -> set[str]:
 #: a new event is applied to the state the thread had, not the whole log again), at most
 #: CAMPAIGN_BOOKS of them, the least recently used dropped first
 CAMPAIGN_BOOKS = 64
-_books = threading.local()
+_books: PerThread[Checkpoints] = PerThread(CAMPAIGN_BOOKS)
 
 
 def _book(campaign: Campaign) -> Checkpoints:
-    books: OrderedDict[tuple, Checkpoints] = getattr(_books, "books", None) or OrderedDict()
-    _books.books = books
+    settings = (campaign.system, campaign.house_rules, campaign.encounters)
     # (a book per language: the log's texts are written in the reader's as events apply)
-    key = (campaign.pk, translation.get_language())
-    book = books.pop(key, None)
-    if book is None or not book.fits(campaign.system, campaign.house_rules, campaign.encounters):
-        book = Checkpoints(campaign.system, campaign.house_rules, campaign.encounters)
-    books[key] = book
-    while len(books) > CAMPAIGN_BOOKS:
-        books.popitem(last=False)
-    return book
+    return _books.get(
+        (campaign.pk, translation.get_language()),
+        lambda book: book.fits(*settings),
+        lambda: Checkpoints(*settings),
+    )
 
 
 def state_of(campaign: Campaign) -> CampaignState:

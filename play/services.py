@@ -9,9 +9,7 @@ campaign's and the league's own services (and confirmed there by the opponent).
 from __future__ import annotations
 
 import re
-import threading
 import uuid
-from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -31,6 +29,7 @@ from campaigns import services as campaign_services
 from campaigns.leagues import services as league_services
 from campaigns.leagues.models import MatchReport, Pairing
 from campaigns.models import Campaign, CampaignGang
+from gangfight_site.recent import PerThread
 from play.models import Game, TapEvent
 from rules.campaign import CONFIRMED, CampaignError
 from rules.campaign import prepare as campaign_prepare
@@ -110,20 +109,15 @@ def sane_made_at(made_at: datetime | None, now: datetime, game: Game) -> datetim
 #: tap is applied to the state the thread had, not the whole log again), at most PLAY_BOOKS
 #: of them, the least recently used dropped first
 PLAY_BOOKS = 64
-_books = threading.local()
+_books: PerThread[Checkpoints] = PerThread(PLAY_BOOKS)
 
 
 def _book(game: Game) -> Checkpoints:
-    books: OrderedDict[tuple, Checkpoints] = getattr(_books, "books", None) or OrderedDict()
-    _books.books = books
-    key = (game.pk, translation.get_language())  # the log's words are the reader's
-    book = books.pop(key, None)
-    if book is None or not book.fits(game.snapshot):
-        book = Checkpoints(game.snapshot)
-    books[key] = book
-    while len(books) > PLAY_BOOKS:
-        books.popitem(last=False)
-    return book
+    return _books.get(
+        (game.pk, translation.get_language()),  # the log's words are the reader's
+        lambda book: book.fits(game.snapshot),
+        lambda: Checkpoints(game.snapshot),
+    )
 
 
 def _shown_state(game: Game, taps: list[Tap], now: GameState, shown: int | None, *known):

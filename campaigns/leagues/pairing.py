@@ -158,12 +158,7 @@ def _gap_limit(
     has one either (it would lose on the largest gap's count), nor a rematch: the pairs
     a best pairing can hold are those not met and at most the smallest such g apart."""
     index = {p: i for i, p in enumerate(players)}
-    met_of: list[set[int]] = [set() for _ in players]
-    for pair in met_pairs:
-        a, b = tuple(pair)
-        if a in index and b in index:
-            met_of[index[a]].add(index[b])
-            met_of[index[b]].add(index[a])
+    met_of = _met_of(index, met_pairs)
     sitter = None
     everyone = list(range(len(players)))
     if len(players) % 2:
@@ -236,12 +231,7 @@ def _by_score_groups(
     """
     n = len(players)
     index = {p: i for i, p in enumerate(players)}  # the standings' order
-    met_of: list[set[int]] = [set() for _ in players]
-    for pair in met_pairs:
-        a, b = tuple(pair)
-        if a in index and b in index:
-            met_of[index[a]].add(index[b])
-            met_of[index[b]].add(index[a])
+    met_of = _met_of(index, met_pairs)
     bye: int | None = None
     if n % 2:
         for p in sorted(can_sit, key=index.__getitem__, reverse=True):
@@ -450,6 +440,17 @@ def _must_cross(upper: list[int], lower: list[int], met_of: list[set[int]]) -> i
         len(upper) - 2 * _fresh_matching(upper, met_of),
         len(lower) - 2 * _fresh_matching(lower, met_of),
     )
+
+
+def _met_of(index: dict[int, int], met_pairs: set[frozenset[int]]) -> list[set[int]]:
+    """Whom each player has met, by place (``index``: each player's place)."""
+    met_of: list[set[int]] = [set() for _ in index]
+    for pair in met_pairs:
+        a, b = tuple(pair)
+        if a in index and b in index:
+            met_of[index[a]].add(index[b])
+            met_of[index[b]].add(index[a])
+    return met_of
 
 
 def _fresh_matching(vertices: list[int], met_of: list[set[int]]) -> int:
