@@ -104,6 +104,7 @@ def phone(browser: Browser, base_url: str, username: str | None = None, locale: 
 
 
 def fits(page: Page) -> None:
+    page.wait_for_load_state()
     width = page.evaluate("document.documentElement.scrollWidth")
     viewport = page.evaluate("window.innerWidth")
     assert width <= viewport, f"{page.url} is {width} px wide in a {viewport} px window"

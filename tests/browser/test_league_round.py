@@ -44,7 +44,9 @@ GANGS = {
 def fits(page: Page) -> None:
     """The page itself does not scroll sideways at 375 px: wide tables scroll inside
     their .table-wrap, and the visually hidden text in a table is positioned inside that
-    scroller (not against the page, where it could widen it)."""
+    scroller (not against the page, where it could widen it). Callers wait for what the
+    page they expect shows first: measured mid-navigation, the document is not there."""
+    page.wait_for_load_state()
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"{page.url} is {width} px wide"
     escaped = page.evaluate(
@@ -142,6 +144,7 @@ def test_a_four_player_league_through_a_round(pages, live_server):
     ada = pages(ORGANISER)
     log_in(ada, base, ORGANISER)
     ada.click("nav >> text=Clubs")
+    expect(ada.locator('[data-testid="new-club"]')).to_be_visible()
     fits(ada)
     ada.click('[data-testid="new-club"]')
     ada.fill("#id_name", "Deadwood Irregulars")
@@ -308,6 +311,7 @@ def test_a_four_player_league_through_a_round(pages, live_server):
     # Round 2: winners meet, losers meet; nobody meets their round-1 opponent.
     ada.goto(league_url)
     ada.click(".league-links >> text=Rounds")
+    expect(ada.locator("h1")).to_have_text("Rounds of “Spring Season”")
     fits(ada)
     ada.click('[data-testid="pair-round"]')
     expect(flash(ada)).to_contain_text("Round 2 is paired: 2 tables.")
