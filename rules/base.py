@@ -83,7 +83,7 @@ class Report:
         return [f.code for f in self.findings]
 
 
-DATA_DIR = Path(__file__).parent / "data"
+DATA_DIR = Path(__file__).parent / "data"  # what is not one system's: scenarios, glossary
 _SEED = re.compile(r"\bseed \d{3}\b")
 
 
@@ -136,28 +136,27 @@ def _strings(value: Any) -> list[str]:
 @cache
 def book_texts(system_id: str) -> tuple[str, ...]:
     """The texts a system quotes from its book, longest first: every string of three words
-    or more in its data (``rules/data/<id>.json``) and in its module's constants (its
-    rules texts), so that a page can mark the English ones where a message quotes them
+    or more in its data (``<its package>/data/content.json``) and in its package's constants
+    (its rules texts), so that a page can mark the English ones where a message quotes them
     (``lang="en"``) when the book has no edition in the reader's language."""
-    import importlib
+    from rules.registry import data_dir, package_of
 
     found: set[str] = set()
     with contextlib.suppress(OSError):
-        found.update(_strings(load_content(system_id)))
-    try:
-        module = importlib.import_module(f"rules.systems.{system_id}")
-    except ImportError:
-        module = None
-    for name, value in vars(module).items() if module else ():
+        found.update(_strings(load_content(data_dir(system_id) / "content.json")))
+    for name, value in vars(package_of(system_id)).items():
         if name.isupper() and isinstance(value, Mapping | list | tuple):
             found.update(_strings(value))
     texts = {t.strip() for t in found if len(t.split()) >= 3}
     return tuple(sorted(texts, key=len, reverse=True))
 
 
-def load_content(system_id: str) -> dict[str, Any]:
-    """A system's content from its rulebook: ``rules/data/<id>.json``."""
-    return json.loads((DATA_DIR / f"{system_id}.json").read_text("utf-8"))
+def load_content(path: Path | str) -> dict[str, Any]:
+    """A JSON file of content: a path, or the name of one of ``rules/data/`` (without
+    ``.json``). A system reads its own with ``load_content(DATA / "content.json")``."""
+    if isinstance(path, str):
+        path = DATA_DIR / f"{path}.json"
+    return json.loads(path.read_text("utf-8"))
 
 
 def as_int(value: Any) -> int | None:
@@ -223,6 +222,16 @@ class GameSystem(Protocol):
     default_limit: int | None
     member_schema: dict[str, Any]  # JSON Schema of a member's ``data`` in a roster file
     gang_schema: dict[str, Any]  # JSON Schema of the roster's ``gang`` part
+    #: what its content packs hold: category → the JSON Schema of an entry (empty: none)
+    content_entry_schemas: Mapping[str, Mapping[str, Any]]
+    #: what a league's cap means (a ``gettext_noop`` message, translated where shown)
+    cap_help: str
+    #: the refusal of a cap set where the game fixes it or has none; None: a cap can be set
+    cap_refused: str | None
+    #: the builder's help beside the limit; None: built from the presets
+    limit_help: str | None
+    #: an empty limit stays empty (the player's choice) rather than the game's default
+    limit_optional: bool
 
     def evaluate(self, roster: Mapping[str, Any]) -> Report:
         """Compute totals and findings for a roster. Never raises on bad values.

@@ -16,7 +16,7 @@ that must be translated later is marked with :func:`gettext_noop` and passed thr
 :func:`gettext` when it is shown.
 
 :func:`language` says which language is active ("en", "fr"...), for what is not a message:
-a book's own words, kept as data (``rules/data/bwg1_fr.json``), used instead of a
+a book's own words, kept as data (``rules/systems/bwg1/data/book_fr.json``), used instead of a
 translation when the book exists in that language.
 """
 

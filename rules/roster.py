@@ -113,19 +113,12 @@ def content_schemas() -> dict[str, dict[str, dict[str, Any]]]:
     A system missing here has no content packs. The builder's ``content_kinds`` (one
     ``EntryForm`` per category) say the same, and a test holds the two together.
     """
-    from rules.systems import bwg1, bwg2, gf26, gunfight
+    from rules.registry import all_systems
 
     return {
-        "bwg1": {"weapon": _stats_schema(bwg1.WEAPON_SCHEMA)},
-        "bwg2": {
-            "card": _stats_schema(bwg2.CARD_SCHEMA),
-            "extra": _stats_schema(bwg2.EXTRA_SCHEMA),
-        },
-        "gf26": {
-            "profile": _stats_schema(gf26.PROFILE_SCHEMA),
-            "equipment": _stats_schema(gf26.EQUIPMENT_SCHEMA),
-        },
-        "gunfight": {"weapon": _stats_schema(gunfight._WEAPON_SCHEMA)},
+        system.id: {kind: _stats_schema(entry) for kind, entry in kinds.items()}
+        for system in all_systems()
+        if (kinds := system.content_entry_schemas)
     }
 
 

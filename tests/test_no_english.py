@@ -125,7 +125,9 @@ def _constants(module: Path) -> list[str]:
 def _books_data() -> list:
     """The four English-only games' data: their books' (rules/data/) and our sample cards."""
     data = [
-        json.loads((ROOT / "rules" / "data" / f"{system}.json").read_text("utf-8"))
+        json.loads(
+            (ROOT / "rules" / "systems" / system / "data" / "content.json").read_text("utf-8")
+        )
         for system in ENGLISH_BOOKS
     ]
     data.append(json.loads((ROOT / "builder" / "editors" / "bwg2_samples.json").read_text()))
@@ -153,7 +155,7 @@ def books_texts() -> set[str]:
     PDFs print of their books."""
     texts = {s for data in _books_data() for s in _strings(data)}
     for system in ENGLISH_BOOKS:
-        texts |= set(_constants(ROOT / "rules" / "systems" / f"{system}.py"))
+        texts |= set(_constants(ROOT / "rules" / "systems" / system / "__init__.py"))
     return {t for t in texts if len(t) > 2}
 
 

@@ -6,7 +6,7 @@ and roll 1D6 on it (or enter a die rolled at the table), chooses a free equipmen
 gender and handedness, and may use the optional Drunk / Tuwa statuses. One outlaw is the
 leader, and the gang is named after him or her.
 
-The content is the book's (tiers, tables, packs live in ``rules/data/rivals.json`` and the
+The content is the book's (tiers, tables, packs live in ``rules/systems/rivals/data/content.json`` and the
 engine reads them by id), so this editor has no content kinds: a pack entry could not be
 read by the rules engine.
 

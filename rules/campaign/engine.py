@@ -12,10 +12,7 @@ What differs between games is asked of the state's :class:`Progression`.
 from __future__ import annotations
 
 import copy
-import importlib
-import pkgutil
 from collections.abc import Iterable, Mapping, Sequence
-from functools import cache
 from typing import Any
 
 from rules.base import as_int, as_str
@@ -42,31 +39,15 @@ from rules.campaign.state import (
 )
 from rules.dice import Dice
 from rules.i18n import _, gettext_noop, ngettext, punctuate
-from rules.registry import get_system
+from rules.registry import get_system, progression_class
 
 # --------------------------------------------------------------------------- the engine
 
 
-@cache
-def _progressions() -> dict[str, type[Progression]]:
-    """Each module of this package that sets ``PROGRESSION``, by the system id it names."""
-    import rules.campaign as package
-
-    found: dict[str, type[Progression]] = {}
-    for info in pkgutil.iter_modules(package.__path__):
-        module = importlib.import_module(f"{package.__name__}.{info.name}")
-        made = getattr(module, "PROGRESSION", None)
-        if made is not None:
-            found[getattr(module, "SYSTEM_ID", info.name)] = made
-    return found
-
-
 def progression_for(system_id: str) -> Progression:
-    system = get_system(system_id)
-    made = getattr(system, "campaign", None)
-    if made is not None:
-        return made
-    return _progressions().get(system_id, XPProgression)(system_id)
+    """The system's campaign rules: its package's ``campaign.py``, else the generic XP."""
+    get_system(system_id)  # an unknown id is a KeyError here, not a generic campaign
+    return (progression_class(system_id) or XPProgression)(system_id)
 
 
 def new_state(

@@ -38,6 +38,12 @@ class Progression:
     score_word = gettext_noop("XP")  # the score in running text ("no XP this encounter")
     earned_label = gettext_noop("advances")
     title = gettext_noop("Campaign champions")
+    #: the book calls a gang's members "outlaws" (Rivals) rather than members
+    members_are_outlaws = False
+    #: shown instead of the house-rules fields when the game has its own rules (Rivals)
+    no_house_rules: str | None = None
+    #: a sentence added to the death-roll house rule's note, when the game has one
+    death_roll_note: str | None = None
     #: the happening kinds an encounter record may hold, with their labels
     happening_kinds: dict[str, str] = {
         "out": gettext_noop("Took out"),

@@ -16,18 +16,15 @@ What differs between systems is asked of the game's :class:`~rules.play.tracker.
 from __future__ import annotations
 
 import copy
-import importlib
-import pkgutil
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import cache
 from typing import Any
 
 from rules.base import as_int, as_str
 from rules.i18n import _, gettext_noop, ngettext
 from rules.play.tracker import Tracker
-from rules.registry import get_system
+from rules.registry import get_system, tracker_class
 
 KINDS = (
     "wound",
@@ -209,22 +206,12 @@ class GameState:
 # --------------------------------------------------------------------------- trackers
 
 
-@cache
-def _trackers() -> dict[str, type[Tracker]]:
-    """Each module of this package that sets ``TRACKER``, by the system id it names."""
-    import rules.play as package
-
-    found: dict[str, type[Tracker]] = {}
-    for info in pkgutil.iter_modules(package.__path__):
-        module = importlib.import_module(f"{package.__name__}.{info.name}")
-        made = getattr(module, "TRACKER", None)
-        if made is not None:
-            found[getattr(module, "SYSTEM_ID", info.name)] = made
-    return found
-
-
 def tracker_for(system_id: str) -> Tracker:
-    return _trackers().get(system_id, Tracker)(system_id)
+    try:
+        made = tracker_class(system_id)
+    except KeyError:  # a system this server doesn't know: count with the generic tracker
+        made = None
+    return (made or Tracker)(system_id)
 
 
 # --------------------------------------------------------------------------- setup

@@ -995,17 +995,21 @@ def test_bwg1_has_no_leader_flag_to_move():
 
 
 def test_each_system_has_its_campaign_module_and_a_new_one_falls_back():
-    """The campaign rules are split like ``rules/systems``: one module per system, found by
-    its id; a system with no module of its own gets the generic Rivals-style progression."""
+    """The campaign rules live in each system's package (``rules/systems/<id>/campaign.py``),
+    found through the one registry; a system with no module of its own gets the generic
+    Rivals-style progression."""
     from rules.campaign import XPProgression, progression_for
-    from rules.campaign.bwg1 import Bwg1Progression
-    from rules.campaign.bwg2 import Bwg2Progression
-    from rules.campaign.engine import _progressions
-    from rules.campaign.gf26 import Gf26Progression
-    from rules.campaign.gunfight import GunfightProgression
-    from rules.campaign.rivals import RivalsProgression
+    from rules.registry import progression_class
+    from rules.systems.bwg1.campaign import Bwg1Progression
+    from rules.systems.bwg2.campaign import Bwg2Progression
+    from rules.systems.gf26.campaign import Gf26Progression
+    from rules.systems.gunfight.campaign import GunfightProgression
+    from rules.systems.rivals.campaign import RivalsProgression
 
-    assert _progressions() == {
+    assert {
+        system_id: progression_class(system_id)
+        for system_id in ("bwg1", "bwg2", "gf26", "gunfight", "rivals")
+    } == {
         "bwg1": Bwg1Progression,
         "bwg2": Bwg2Progression,
         "gf26": Gf26Progression,
@@ -1014,7 +1018,8 @@ def test_each_system_has_its_campaign_module_and_a_new_one_falls_back():
     }
     assert type(progression_for("rivals")) is RivalsProgression
     assert type(XPProgression("sixth")) is XPProgression
-    assert _progressions().get("sixth", XPProgression) is XPProgression
+    with pytest.raises(KeyError):
+        progression_for("sixth")
 
 
 # --------------------------------------------------------------------------- issue 15

@@ -997,7 +997,7 @@ def test_content_settings_and_sample_profiles():
 
 
 def test_content_is_the_data_file():
-    path = ROOT / "rules" / "data" / "gf26.json"
+    path = ROOT / "rules" / "systems" / "gf26" / "data" / "content.json"
     assert SYSTEM.content == json.loads(path.read_text("utf-8"))
 
 

@@ -104,7 +104,9 @@ def test_bwg1_uses_the_french_books_words_when_french_is_active(restore):
 
 
 def test_every_french_book_text_has_its_page_and_covers_the_english_data():
-    book = json.loads((ROOT / "rules" / "data" / "bwg1_fr.json").read_text("utf-8"))
+    book = json.loads(
+        (ROOT / "rules" / "systems" / "bwg1" / "data" / "book_fr.json").read_text("utf-8")
+    )
     assert book["language"] == "fr" and "seed 002" in book["source"]
     sections = {
         "member_types": bwg1.MEMBER_TYPES,

@@ -43,6 +43,7 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from rules import i18n
@@ -57,7 +58,9 @@ WARNING = Severity.WARNING
 
 SEED = "004_408766a37f4dcf7f.txt"
 
-CONTENT: dict[str, Any] = load_content("gunfight")
+#: this game's data: its book's content (and, for bwg1, the French book's words)
+DATA = Path(__file__).parent / "data"
+CONTENT: dict[str, Any] = load_content(DATA / "content.json")
 
 CHARACTERISTICS: tuple[str, ...] = tuple(c["id"] for c in CONTENT["characteristics"])
 LABELS: dict[str, str] = {c["id"]: c["label"] for c in CONTENT["characteristics"]}
@@ -478,6 +481,15 @@ class Gunfight:
     decisions = DECISIONS
     limit_presets: tuple[int, ...] = ()
     default_limit: int | None = None
+    content_entry_schemas: dict[str, dict[str, Any]] = {"weapon": _WEAPON_SCHEMA}
+    cap_help = i18n.gettext_noop(
+        "No cap to set: Gunfight has no points; gangs are counted in figures."
+    )
+    cap_refused: str | None = i18n.gettext_noop(
+        "Leave it empty: Gunfight has no points; gangs are counted in figures."
+    )
+    limit_help: str | None = None
+    limit_optional = False
     member_schema = MEMBER_SCHEMA
     gang_schema = GANG_SCHEMA
     content = CONTENT

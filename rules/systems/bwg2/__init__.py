@@ -55,6 +55,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from rules import i18n
@@ -72,7 +73,9 @@ ERROR = Severity.ERROR
 WARNING = Severity.WARNING
 
 SEED = "000_863c21c7d229bf40.txt"
-CONTENT: dict[str, Any] = load_content("bwg2")
+#: this game's data: its book's content (and, for bwg1, the French book's words)
+DATA = Path(__file__).parent / "data"
+CONTENT: dict[str, Any] = load_content(DATA / "content.json")
 
 ATTRIBUTES: tuple[str, ...] = tuple(a["id"] for a in CONTENT["attributes"])
 ATTRIBUTE_LABELS: dict[str, str] = {a["id"]: a["label"] for a in CONTENT["attributes"]}
@@ -778,6 +781,13 @@ class Bwg2:
     content = CONTENT
     limit_presets = (STARTER_FAME, STANDARD_FAME)
     default_limit = STANDARD_FAME
+    content_entry_schemas: dict[str, dict[str, Any]] = {"card": CARD_SCHEMA, "extra": EXTRA_SCHEMA}
+    cap_help = i18n.gettext_noop(
+        "Fame: each gang's members may cost at most this much Fame (325 or 700 are usual)."
+    )
+    cap_refused: str | None = None
+    limit_help: str | None = None
+    limit_optional = False
     member_schema = MEMBER_SCHEMA
     gang_schema = GANG_SCHEMA
     decisions = (

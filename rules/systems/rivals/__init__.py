@@ -67,6 +67,7 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from rules import i18n
@@ -83,7 +84,9 @@ ERROR = Severity.ERROR
 WARNING = Severity.WARNING
 
 SEED = "003_c03a98c2ce9ed0ff.txt"
-CONTENT: dict[str, Any] = load_content("rivals")
+#: this game's data: its book's content (and, for bwg1, the French book's words)
+DATA = Path(__file__).parent / "data"
+CONTENT: dict[str, Any] = load_content(DATA / "content.json")
 
 CCP_BUDGET: int = CONTENT["ccp"]
 MIN_OUTLAWS: int = CONTENT["min_outlaws"]
@@ -799,6 +802,13 @@ class Rivals:
     packs = PACKS
     limit_presets = (CCP_BUDGET,)
     default_limit = CCP_BUDGET
+    content_entry_schemas: dict[str, dict[str, Any]] = {}
+    cap_help = i18n.gettext_noop("No cap to set: a Rivals gang is always built with 30 CCP.")
+    cap_refused: str | None = i18n.gettext_noop(
+        "Leave it empty: a Rivals gang is always built with 30 CCP."
+    )
+    limit_help: str | None = i18n.gettext_noop("Rivals gangs always have 30 CCP to spend.")
+    limit_optional = False
     member_schema = MEMBER_SCHEMA
     gang_schema = GANG_SCHEMA
     decisions = (

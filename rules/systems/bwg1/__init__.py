@@ -38,7 +38,7 @@ entered are flagged and replaced by the book's, in XP, Fame and on the card. Oth
 the user's own items and keep the figures entered.
 
 In French the member types, professions, skills, weapon traits, weapons and horses are the
-French book's own words and texts (``rules/data/bwg1_fr.json``, with their pages), not a
+French book's own words and texts (``data/book_fr.json``, with their pages), not a
 translation of ours; our own messages go through ``rules.i18n`` (``locale/``).
 """
 
@@ -48,6 +48,7 @@ import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from rules import i18n
@@ -90,7 +91,9 @@ MAX_TO_HIT = 6
 FIRST_GANG_FAME = 400
 
 # The French book's words (seed 002 is the French edition): used when French is active.
-BOOK_FR: dict[str, Any] = load_content("bwg1_fr")
+#: this game's data: its book's content (and, for bwg1, the French book's words)
+DATA = Path(__file__).parent / "data"
+BOOK_FR: dict[str, Any] = load_content(DATA / "book_fr.json")
 
 
 def book_text(section: str, key: str, part: str) -> str | None:
@@ -300,7 +303,7 @@ HORSE_LABELS = {
     "xp": "XP",
 }
 
-CONTENT: dict[str, Any] = load_content("bwg1")
+CONTENT: dict[str, Any] = load_content(DATA / "content.json")
 
 
 def item_key(name: Any) -> str:
@@ -1187,6 +1190,14 @@ class Bwg1:
     suggested_limit = FIRST_GANG_FAME
     limit_presets = (FIRST_GANG_FAME,)
     default_limit = FIRST_GANG_FAME
+    #: what a league's cap means (shown beside the cap field); None as the refusal: it can be set
+    content_entry_schemas: dict[str, dict[str, Any]] = {"weapon": WEAPON_SCHEMA}
+    cap_help = i18n.gettext_noop("Fame: each gang's members may cost at most this much Fame.")
+    cap_refused: str | None = None
+    #: the builder's help beside the limit (None: the presets, or "no limit")
+    limit_help: str | None = None
+    #: an empty limit stays empty (the player's choice), instead of the game's default
+    limit_optional = True
     member_schema = MEMBER_SCHEMA
     gang_schema: dict[str, Any] = {"type": "object", "additionalProperties": False}
     decisions = (

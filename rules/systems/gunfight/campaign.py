@@ -20,6 +20,7 @@ class GunfightProgression(Progression):
     above the character's level: an Old Hand is promoted at 15, a Veteran never."""
 
     earned_label = gettext_noop("promotions")
+    death_roll_note = gettext_noop("Troopers and rabble make no death roll.")
     defaults = {**Progression.defaults, "old_hand_xp": 5, "veteran_xp": 15}
     rule_help = {
         **Progression.rule_help,

@@ -43,6 +43,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from rules import i18n
@@ -65,7 +66,9 @@ ERROR = Severity.ERROR
 WARNING = Severity.WARNING
 
 SEED = "001_9a9f6354e78230fb.txt"
-CONTENT: dict[str, Any] = load_content("gf26")
+#: this game's data: its book's content (and, for bwg1, the French book's words)
+DATA = Path(__file__).parent / "data"
+CONTENT: dict[str, Any] = load_content(DATA / "content.json")
 
 ATTRIBUTES: tuple[str, ...] = tuple(a["id"] for a in CONTENT["attributes"])
 ATTRIBUTE_LABELS: dict[str, str] = {a["id"]: a["label"] for a in CONTENT["attributes"]}
@@ -686,6 +689,16 @@ class Gf26:
     decisions = DECISIONS
     limit_presets = (CAMPAIGN_LIMIT, PICKUP_LIMIT)
     default_limit = PICKUP_LIMIT
+    content_entry_schemas: dict[str, dict[str, Any]] = {
+        "profile": PROFILE_SCHEMA,
+        "equipment": EQUIPMENT_SCHEMA,
+    }
+    cap_help = i18n.gettext_noop(
+        "Points: each gang may cost at most this many points (500 or 1000 are usual)."
+    )
+    cap_refused: str | None = None
+    limit_help: str | None = None
+    limit_optional = False
     suggested_limit = PICKUP_LIMIT
     member_schema = MEMBER_SCHEMA
     gang_schema = GANG_SCHEMA

@@ -39,6 +39,8 @@ class RivalsProgression(Progression):
     rule_help: dict[str, str] = {}
     uses_location = True
     has_showdown = True
+    members_are_outlaws = True
+    no_house_rules = gettext_noop("Rivals uses the book's rules: there are no house rules to set.")
     campaign_ignores = frozenset({"rivals.ccp_unspent"})  # spent or lost at creation
     full_strength = True  # "Before the start of each encounter ... killed ... are replaced"
     leader_key = "leader"
