@@ -40,7 +40,7 @@ def schedule_prerender(gang_id: int, version: int) -> None:
 
 def default_options(share_url: str) -> dict:
     """The options of a Print click that changes nothing in the menu (so the same cache
-    key as the click's: ``builder.views._print_response``)."""
+    key as the click's: ``builder.views.printing._print_response``)."""
     return {"paper": "a4", "fronts_only": False, "member_key": None, "share_url": share_url}
 
 

@@ -4,7 +4,7 @@ Thin views: read the request, call one service, render. Every campaign URL start
 ``services.get_campaign_for_user`` (a stranger gets a 404), except the join page, reached
 by its invite link. The rules engine says what an event means; a refusal
 (``CampaignError``) is shown beside the field it concerns, or as a message, never a 500.
-The encounter pages and a gang's page are in ``campaigns/encounter_views.py``.
+The encounter pages and a gang's page are in ``campaigns/encounter_views/``.
 """
 
 from __future__ import annotations
@@ -22,8 +22,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from builder import printing
 from builder.forms import PrintForm
+from builder.printing import PAPERS, PdfError, cached_pdf
+from builder.views.printing import client_of, filename, pdf_error_page
 from campaigns import access, chronicle, services
 from campaigns.access import PAGE_METHODS, login_required, post_only
 from campaigns.forms import CampaignForm, CampaignSettingsForm, FinishForm, JoinForm
@@ -389,18 +390,18 @@ def campaign_chronicle(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = _campaign(request, campaign_id)
     state = services.state_of(campaign)
     paper = request.GET.get("paper", "a4")
-    if paper not in printing.PAPERS:
+    if paper not in PAPERS:
         paper = "a4"
     try:
         content = chronicle.chronicle_pdf(
             campaign,
             state,
             paper=paper,
-            client=printing.client_of(request, f"campaign:{campaign.pk}"),
+            client=client_of(request, f"campaign:{campaign.pk}"),
         )
-    except printing.PdfError as error:
+    except PdfError as error:
         back = reverse("campaign_detail", args=[campaign.pk])
-        return printing.pdf_error_page(request, error, gang=campaign, back=back)
+        return pdf_error_page(request, error, gang=campaign, back=back)
     response = HttpResponse(content, content_type="application/pdf")
     name = chronicle.filename(campaign, paper)
     response["Content-Disposition"] = f'attachment; filename="{name}"'
@@ -425,20 +426,20 @@ def campaign_gang_print(request: HttpRequest, campaign_id: int, gang_id: int) ->
     options = form.cleaned_data
     member = options["member"]
     try:
-        content, _cached = printing.cached_pdf(
+        content, _cached = cached_pdf(
             roster,
             options["kind"],
             paper=options["paper"],
             fronts_only=options["fronts_only"],
             member_key=member or None,
             share_url=links.absolute(back, request),  # SITE_URL's, never the Host's
-            client=printing.client_of(request, f"campaign:{campaign.pk}"),
+            client=client_of(request, f"campaign:{campaign.pk}"),
             owner=f"campaign:{campaign.pk}:gang:{gang.id}",
         )
-    except printing.PdfError as error:
-        return printing.pdf_error_page(request, error, gang=gang, back=back)
+    except PdfError as error:
+        return pdf_error_page(request, error, gang=gang, back=back)
     name = dict(members).get(member, "") if member else ""
     response = HttpResponse(content, content_type="application/pdf")
-    filename = printing.filename(gang.name, options["kind"], paper=options["paper"], member=name)
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    name_of_file = filename(gang.name, options["kind"], paper=options["paper"], member=name)
+    response["Content-Disposition"] = f'attachment; filename="{name_of_file}"'
     return response
