@@ -60,7 +60,7 @@ class Chart:
 
 
 def member_word(state: CampaignState) -> str:
-    return gettext("outlaw") if state.system == "rivals" else gettext("member")
+    return gettext("outlaw") if state.progression.members_are_outlaws else gettext("member")
 
 
 def state_charts(state: CampaignState) -> list[Chart]:
@@ -73,7 +73,7 @@ def state_charts(state: CampaignState) -> list[Chart]:
         for m in gang.members.values():
             values = by_ref.get(m.ref) or [None] * len(labels)
             members.append(Series(f"{m.name} ({gang.name})", values))
-    if state.system == "rivals":
+    if state.progression.members_are_outlaws:
         title = gettext("Outlaw %(score)s after each encounter")
     else:
         title = gettext("Member %(score)s after each encounter")

@@ -1,4 +1,4 @@
-"""Forms for the encounter pages and a campaign gang's page (campaigns/encounter_views.py).
+"""Forms for the encounter pages and a campaign gang's page (campaigns/encounter_views/).
 
 The forms only read the request; the rules engine (``rules.campaign``) decides. Choices
 come from the campaign's state, so a form never offers a member or a gang that isn't
@@ -153,12 +153,12 @@ class LineForm(forms.Form):
         label=gettext_lazy("Items taken (comma separated)"), required=False, max_length=300
     )
 
-    def __init__(self, *args, kinds: dict[str, str], members: list[Any], rivals: bool, **kw):
+    def __init__(self, *args, kinds: dict[str, str], members: list[Any], showdown: bool, **kw):
         super().__init__(*args, **kw)
         self.fields["kind"].choices = [NOBODY, *kinds.items()]
         self.fields["by"].choices = members
         self.fields["to"].choices = members
-        if not rivals:
+        if not showdown:
             for name in ("amount", "cash", "items"):
                 del self.fields[name]
             self.fields["by"].label = gettext("Who (did it, or left)")
@@ -233,7 +233,7 @@ def line_formset(
     kwargs = {
         "kinds": {k: shown(v) for k, v in state.progression.happening_kinds.items()},
         "members": member_choices(state, enc.gangs),
-        "rivals": state.progression.has_showdown,
+        "showdown": state.progression.has_showdown,
     }
     if data is not None:
         return LineFormSet(data, prefix="lines", form_kwargs=kwargs)

@@ -82,6 +82,7 @@ class HouseRulesMixin:
             groups.append(
                 {
                     "system": system,
+                    "progression": progression_for(system.id),
                     "fields": [self[n] for n in names],
                     "none": _("%(game)s uses the book's rules: there are no house rules to set.")
                     % {"game": system.name}

@@ -35,7 +35,7 @@ urlpatterns = [
         views.campaign_gang_print,
         name="campaign_gang_print",
     ),
-    # campaigns/encounter_views.py: encounters, after-encounter steps, a gang's page
+    # campaigns/encounter_views/: encounters, after-encounter steps, a gang's page
     path("campaigns/<int:campaign_id>/encounters/new/", ev.encounter_begin, name="encounter_begin"),
     path(
         "campaigns/<int:campaign_id>/encounters/<int:encounter_id>/",

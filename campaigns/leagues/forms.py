@@ -1,6 +1,6 @@
 """Forms for the club and league pages: a club, a league's settings, registering a gang,
 swapping players (``views/clubs.py``); a match report, a dispute, a settlement
-(``views/leagues.py``).
+(``views/matches.py``).
 
 Errors are shown beside the field; what the league's rules refuse
 (``services.LeagueError``) is added to the field it names by the view.
@@ -19,33 +19,10 @@ from campaigns.leagues import services as league_services
 from campaigns.leagues import standings as arithmetic
 from campaigns.leagues.models import ClubMember, League, MatchReport, Pairing
 from campaigns.models import Campaign, CampaignGang
-from rules import all_systems
+from rules import all_systems, get_system
 from rules.scenarios import canonical
 from rules.scenarios import lists_for as scenario_lists
 
-#: what a league's cap means in each game (shown beside the cap field)
-CAP_HELP = {
-    "bwg1": gettext_lazy("Fame: each gang's members may cost at most this much Fame."),
-    "bwg2": gettext_lazy(
-        "Fame: each gang's members may cost at most this much Fame (325 or 700 are usual)."
-    ),
-    "gf26": gettext_lazy(
-        "Points: each gang may cost at most this many points (500 or 1000 are usual)."
-    ),
-    "rivals": gettext_lazy("No cap to set: a Rivals gang is always built with 30 CCP."),
-    "gunfight": gettext_lazy(
-        "No cap to set: Gunfight has no points; gangs are counted in figures."
-    ),
-}
-#: the same, as the error beside a cap set where there is none
-CAP_REFUSED = {
-    "rivals": gettext_lazy("Leave it empty: a Rivals gang is always built with 30 CCP."),
-    "gunfight": gettext_lazy(
-        "Leave it empty: Gunfight has no points; gangs are counted in figures."
-    ),
-}
-#: games whose cap can't be set (the rules fix it, or there is none)
-NO_CAP = {"rivals", "gunfight"}
 ROUNDS_HELP = gettext_lazy(
     "Round robin: leave it empty and everyone plays everyone once (players − 1 "  # noqa: RUF001 (a minus sign, written out: xgettext reads no \u escapes)
     "rounds, or players if odd), or give fewer rounds to shorten it. Swiss: as many "
@@ -63,6 +40,17 @@ TIEBREAK_ORDER = (
     gettext_lazy("Second tiebreaker"),
     gettext_lazy("Third tiebreaker"),
 )
+
+
+def cap_refused(system_id: str | None) -> str | None:
+    """Why a league of this game takes no cap (a ``gettext_noop`` message: the rules fix
+    it, or there is none); None where a cap can be set, or for no game."""
+    if not system_id:
+        return None
+    try:
+        return get_system(system_id).cap_refused
+    except KeyError:
+        return None
 
 
 def system_choices() -> list[tuple[str, str]]:
@@ -236,7 +224,7 @@ class LeagueForm(forms.Form):
             self.fields["pairing"].help_text = _("Fixed once the first round is paired.")
             self.fields["first_round"].disabled = True
             self.fields["first_round"].help_text = _("Fixed: round 1 is drawn.")
-        self.cap_help = [(s.id, s.name, CAP_HELP.get(s.id, "")) for s in all_systems()]
+        self.cap_help = [(s.id, s.name, _(s.cap_help) if s.cap_help else "") for s in all_systems()]
 
     def clean_name(self) -> str:
         name = self.cleaned_data["name"].strip()
@@ -263,8 +251,9 @@ class LeagueForm(forms.Form):
         if starts and ends and ends < starts:
             self.add_error("ends", gettext_lazy("The league can't end before it starts."))
         system = data.get("system")
-        if system in NO_CAP and data.get("cap") is not None:
-            self.add_error("cap", CAP_REFUSED[system])
+        refused = cap_refused(system)
+        if refused and data.get("cap") is not None:
+            self.add_error("cap", _(refused))
         campaign = data.get("campaign")
         if campaign is not None and system and campaign.system != system:
             self.add_error("campaign", gettext_lazy("Choose a campaign of the league's game."))
@@ -276,7 +265,7 @@ class LeagueForm(forms.Form):
         return {
             "name": data["name"],
             "system": data["system"],
-            "cap": None if data["system"] in NO_CAP else data["cap"],
+            "cap": None if cap_refused(data["system"]) else data["cap"],
             "starts": data["starts"],
             "ends": data["ends"],
             "win_points": data["win_points"],

@@ -2,6 +2,7 @@ from django.urls import path
 
 from campaigns.leagues.views import clubs as cv
 from campaigns.leagues.views import leagues as lv
+from campaigns.leagues.views import matches as mv
 
 urlpatterns = [
     # views/clubs.py: clubs, league set-up, registration, rounds
@@ -28,12 +29,12 @@ urlpatterns = [
         cv.league_public_reset,
         name="league_public_reset",
     ),
-    # views/leagues.py: standings, matches, players, public page, CSV
+    # views/leagues.py: standings, players, public page, CSV; views/matches.py: a match
     path("leagues/<int:league_id>/", lv.league_detail, name="league_detail"),
-    path("leagues/<int:league_id>/matches/<int:pairing_id>/", lv.match_detail, name="match_detail"),
+    path("leagues/<int:league_id>/matches/<int:pairing_id>/", mv.match_detail, name="match_detail"),
     path(
         "leagues/<int:league_id>/matches/<int:pairing_id>/do/<slug:step>/",
-        lv.match_step,
+        mv.match_step,
         name="match_step",
     ),
     path(

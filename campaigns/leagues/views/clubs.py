@@ -5,8 +5,8 @@ Thin views: read the request, validate with a form, call one service (one transa
 render. Every club and league URL starts from the user's own memberships (anyone else
 gets a 404), except the join page, reached by its invite link. Only organisers manage
 (403 for members). A refusal (``LeagueError``) is shown beside the field it names, or at
-the top of the page: status 200, never a 500. The standings and match pages are in
-``views/leagues.py``.
+the top of the page: status 200, never a 500. The standings are in ``views/leagues.py``,
+a match's page in ``views/matches.py``.
 """
 
 from __future__ import annotations
@@ -29,7 +29,6 @@ from builder.roster import gang_roster
 from campaigns.access import PAGE_METHODS, login_required, post_only
 from campaigns.leagues import services
 from campaigns.leagues.forms import (
-    CAP_HELP,
     ClubForm,
     ConfirmForm,
     LeagueForm,
@@ -366,16 +365,17 @@ def league_register(request: HttpRequest, league_id: int) -> HttpResponse:
             return redirect("league_detail", league_id=league.pk)
     elif request.method == "POST" and not can_register:
         form.add_error(None, _closed(league, registration))
+    system = get_system(league.system)
     context = {
         "league": league,
-        "system": get_system(league.system),
+        "system": system,
         "registration": registration,
         "gangs": gangs,
         "form": form,
         "can_register": can_register,
         "closed": "" if can_register else _closed(league, registration),
         "has_campaign_gangs": bool(form.campaign_gangs),
-        "cap_help": CAP_HELP.get(league.system, ""),
+        "cap_help": _(system.cap_help) if system.cap_help else "",
     }
     return render(request, "leagues/league_register.html", context)
 
