@@ -1,27 +1,24 @@
 """Which texts on a page are a book's own words in English (``lang="en"`` on a French
 page): the system's book texts (``rules.base.book_texts``) and the sample cards' texts of
-ours that stand in for the book's (``builder/editors/<system>_samples.json``), longest
-first."""
+ours that stand in for the book's (the editor's ``samples_file``), longest first."""
 
 from __future__ import annotations
 
 import json
 from functools import cache
-from pathlib import Path
 
 from django.utils import translation
 
+from builder.editors import get_editor
 from rules import get_system
 from rules.base import _strings, book_texts, text_language
-
-EDITORS = Path(__file__).with_name("editors")
 
 
 @cache
 def quoted(system_id: str) -> tuple[str, ...]:
     texts = set(book_texts(system_id))
-    samples = EDITORS / f"{system_id}_samples.json"
-    if samples.exists():
+    samples = get_editor(system_id).samples_file
+    if samples is not None:
         found = _strings(json.loads(samples.read_text("utf-8")))
         texts.update(t.strip() for t in found if len(t.split()) >= 3)
     return tuple(sorted(texts, key=len, reverse=True))

@@ -25,8 +25,8 @@ def browser_systems() -> list[str]:
 
 
 def limit_help(system) -> str:
-    if system.id == "rivals":
-        return _("Rivals gangs always have 30 CCP to spend.")
+    if system.limit_help:
+        return _(system.limit_help)
     if not system.limit_presets:
         return _("Optional: %(system)s has no %(total)s limit.") % {
             "system": system.name,
@@ -64,8 +64,9 @@ class GangCreateForm(StorableTextForm, forms.Form):
         system_id = cleaned.get("system")
         if system_id and cleaned.get("limit") is None and "limit" not in self.errors:
             system = get_system(system_id)
-            # Rivals' 30 CCP is the game's; bwg1 keeps "no limit" as the player's choice.
-            if system.id != "bwg1":
+            # A fixed budget (Rivals' 30 CCP) is the game's; where the limit is optional
+            # (bwg1), "no limit" is the player's choice.
+            if not system.limit_optional:
                 cleaned["limit"] = system.default_limit
         return cleaned
 

@@ -21,6 +21,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
+from rules.registry import get_system
+
 #: The pack the bwg1 catalogue page adds a player's own weapons to is found by this name (a
 #: key, stored in English); its name and description are shown in the reader's language.
 MY_WEAPONS = gettext_noop("My weapons")
@@ -68,7 +70,10 @@ class ContentPack(models.Model):
 
     @property
     def is_my_weapons(self) -> bool:
-        return self.system == "bwg1" and self.name == MY_WEAPONS
+        """The pack the weapon catalogue adds to (in a system whose editor has one)."""
+        from builder.editors import get_editor
+
+        return self.name == MY_WEAPONS and get_editor(self.system).weapon_catalogue
 
     @property
     def shown_name(self) -> str:
@@ -173,15 +178,14 @@ class Item(models.Model):
 
     @property
     def shown_name(self) -> str:
-        """The name in the reader's language: bwg1's shipped weapons and horses by the French
-        book's names in French ("Couteau Bowie", "Petit cheval", the glossary's for a sample
-        weapon); anything else as it is written."""
-        if self.system == "bwg1" and self.category in (self.Category.WEAPON, self.Category.HORSE):
-            from rules.systems import bwg1
-
-            section = "horses" if self.category == self.Category.HORSE else "weapons"
-            return bwg1.item_name(self.name, section)
-        return self.name
+        """The name in the reader's language, as the game system names it (``item_name``,
+        optional: bwg1's shipped weapons and horses by the French book's names in French,
+        "Couteau Bowie", "Petit cheval"); anything else as it is written."""
+        try:
+            named = getattr(get_system(self.system), "item_name", None)
+        except KeyError:
+            named = None
+        return named(self.name, self.category) if named else self.name
 
     def natural_key(self) -> tuple[str, str, str]:
         return (self.system, self.category, self.name)

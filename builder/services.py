@@ -301,9 +301,14 @@ def delete_own_item(item: Item) -> None:
 
 
 @transaction.atomic
-def my_weapons_pack(owner, system: str = "bwg1") -> ContentPack:
-    """The pack the catalogue page adds weapons to; made (and picked for the owner's
-    gangs of that system) the first time it is needed."""
+def my_weapons_pack(owner, system: str | None = None) -> ContentPack:
+    """The pack the catalogue page adds weapons to (in ``system``, by default the one whose
+    editor keeps a weapon catalogue); made (and picked for the owner's gangs of that
+    system) the first time it is needed."""
+    if system is None:
+        from builder.editors import catalogue_system
+
+        system = catalogue_system()
     pack, created = ContentPack.objects.get_or_create(
         owner=owner,
         system=system,

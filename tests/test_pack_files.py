@@ -358,7 +358,7 @@ def test_pack_files_need_a_login(client, owner):
         assert response.status_code == 302 and response["Location"].startswith("/accounts/login")
     client.post(reverse("pack_import"), {"import-file": upload(pack_file())})
     assert ContentPack.objects.count() == 1
-    assert client.post(reverse("card_preview"), {}).status_code == 302
+    assert client.post(reverse("card_preview", args=["bwg2", "card"]), {}).status_code == 302
 
 
 def test_a_private_pack_is_its_owners_alone(owner_client, stranger_client, owner):
@@ -462,8 +462,11 @@ def test_the_card_form_is_in_groups_with_a_preview(owner_client, owner):
         assert f'data-testid="group-{group}"' in page
     assert 'data-row-template="equipment"' in page and "<script" in page
     assert "inline" not in page.split("<script", 1)[1].split(">", 1)[0]
+    assert f'hx-post="{reverse("card_preview", args=["bwg2", "card"])}"' in page
+    no_preview = owner_client.post(reverse("card_preview", args=["bwg2", "extra"]), {})
+    assert no_preview.status_code == 404
     preview = owner_client.post(
-        reverse("card_preview"),
+        reverse("card_preview", args=["bwg2", "card"]),
         {"name": "Sheriff Hoyt", "faction": "lawmen", "level": "hero", "hp": "4", "rc": "x"},
     )
     assert preview.status_code == 200

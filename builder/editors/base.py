@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar
 
 from django import forms
@@ -221,6 +222,17 @@ class Editor:
     panel_template: ClassVar[str] = "builder/_panel_generic.html"
     #: How a member shows on read-only pages (share link, campaigns).
     readonly_template: ClassVar[str] = "builder/_member_generic.html"
+    #: The gang's own facts under its total (bwg1's member counts...), or "" for none.
+    summary_template: ClassVar[str] = ""
+    #: The editor's stylesheet, a static path (``editors/<id>/editor.css`` in its package's
+    #: ``static/``), or "" for none: the builder page links it only when declared.
+    stylesheet: ClassVar[str] = ""
+    #: The player keeps a catalogue of weapons (and the game's horses) of their own, in a
+    #: "My weapons" pack, with its own pages (the Catalogue link).
+    weapon_catalogue: ClassVar[bool] = False
+    #: Sample texts of ours that stand in for the book's (``samples.json`` in the package),
+    #: read by ``builder.book_texts``; None when there are none.
+    samples_file: ClassVar[Path | None] = None
     #: The labels of the member's stats (``figures.stats``) shown on its roster row.
     key_stats: ClassVar[tuple[str, ...]] = ()
     #: The action that adds a member: a new gang opens with it in view.

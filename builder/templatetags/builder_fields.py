@@ -213,3 +213,14 @@ def keep(parser, token):
     parser.delete_first_token()
     parts = [parser.compile_filter(bit) for bit in bits[2:]]
     return KeepNode(parser.compile_filter(bits[1]), parts, nodelist)
+
+
+@register.simple_tag
+def editor_part(system_id: str, part: str) -> str:
+    """One of the system's editor's declared parts (``summary_template``, ``stylesheet``),
+    or "" when it declares none: ``{% editor_part gang.system "stylesheet" as css %}``."""
+    from builder.editors import get_editor
+
+    if part not in ("summary_template", "stylesheet"):
+        raise template.TemplateSyntaxError(f"no editor part {part!r}")
+    return getattr(get_editor(str(system_id)), part, "") or ""

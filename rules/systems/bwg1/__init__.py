@@ -1217,6 +1217,13 @@ class Bwg1:
     # How catalogue items sit in a member's roster entry: category -> (key, many).
     item_slots = {"weapon": ("weapons", True), "horse": ("horse", False)}
 
+    def item_name(self, name: str, category: str) -> str:
+        """A catalogue entry's name as the reader's language names it (the French book's
+        for a shipped weapon or horse; ``item_name``)."""
+        if category not in ("weapon", "horse"):
+            return name
+        return item_name(name, "horses" if category == "horse" else "weapons")
+
     @property
     def total_label(self) -> str:
         return _("Fame")
