@@ -17,6 +17,9 @@ leaves:
   with no other member goes, unless other players' results are in its leagues (then it
   stays, under the former member). They leave every other club;
 - each new organiser with an address is told by mail.
+
+Each app does its own part of this, and of the data download, in its ``privacy.py``
+(the interface: "my data" below); this module imports none of them.
 """
 
 from __future__ import annotations
@@ -26,34 +29,24 @@ import json
 import secrets
 import zipfile
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import signing
 from django.db import transaction
-from django.db.models import Q
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.crypto import constant_time_compare, salted_hmac
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from accounts import names
+from accounts import privacy as own_part
 from accounts.forms import email_taken
 from accounts.language import language_of
-from accounts.models import Profile
-from builder import services as builder_services
-from builder.models import ContentPack, Gang, Item, MemberItem
-from builder.packs import write_pack
-from campaigns.leagues import services as league_services
-from campaigns.leagues.models import Club, ClubMember, League, MatchReport, Pairing, Registration
-from campaigns.models import Campaign, CampaignGang
+from common import names
+from common.discovery import app_modules
 from gangfight_site import background
-from play import services as play_services
-from rules.roster import write_roster
 
 EMAIL_SALT = "accounts.email-change"
 REVERT_SALT = "accounts.email-revert"
@@ -219,189 +212,60 @@ def revert_email_change(token: str) -> Any:
 
 
 # --------------------------------------------------------------------------- my data
+#
+# Each app holds its part of a user's data in its module ``<app>/privacy.py``, found by
+# that name among the installed apps (common/discovery.py): accounts imports no app
+# (tests/test_privacy.py). The interface:
+#
+# - ``export_user_data(user) -> dict``: the app's files in the archive, by name (a str or
+#   bytes value is the file's content; any other value is written as JSON, indented by
+#   two spaces, with a trailing newline);
+# - ``forget_user(user) -> None``: what deleting the account does in that app (in the
+#   deletion's transaction, with the user's row locked);
+# - ``PRIVACY_ORDER``: an int; the parts are exported and forgotten in its order, lowest
+#   first (builder 10, campaigns 20, leagues 30, play 40, notifications 50): the gangs go
+#   before the campaigns and clubs are handed on, as the module's docstring says;
+# - optional, for the account pages: ``owned_counts(user) -> dict[str, int]`` (what the
+#   user owns: "gangs", "packs", "campaigns", "clubs") and ``deletion_plan(user) -> dict``
+#   (what deleting would do: "campaigns", "clubs").
+#
+# The account's own part (accounts/privacy.py) comes first in the archive and last in the
+# deletion: the user row is what the others' records point at.
 
 
-def _when(value) -> str | None:
-    return value.isoformat() if value else None
+def _parts() -> list[ModuleType]:
+    """Every app's privacy module but the account's own, in ``PRIVACY_ORDER``."""
+    others = [m for m in app_modules("privacy") if m is not own_part]
+    return sorted(others, key=lambda m: m.PRIVACY_ORDER)
 
 
-def _campaign_history(user) -> list[dict[str, Any]]:
-    """Each campaign the user organises or plays in, with its log's events that are the
-    user's: recorded by them, or naming one of their gangs."""
-    campaigns = (
-        Campaign.objects.filter(Q(organiser=user) | Q(gangs__player=user))
-        .distinct()
-        .order_by("pk")
-        .prefetch_related("events__user", "gangs")
-    )
-    history = []
-    for campaign in campaigns:
-        mine = {str(g.pk) for g in campaign.gangs.all() if g.player_id == user.pk}
-        organiser = campaign.organiser_id == user.pk
-        events = []
-        for event in campaign.events.all():
-            data = event.data if isinstance(event.data, dict) else {}
-            named: set[str] = set()
-            for key in ("gang", "gangs", "challenger", "challenged"):
-                value = data.get(key)
-                values = value if isinstance(value, list) else [value]
-                named.update(str(v) for v in values if v is not None)
-            if organiser or event.user_id == user.pk or named & mine:
-                events.append(
-                    {
-                        "seq": event.seq,
-                        "kind": event.kind,
-                        "data": event.data,
-                        "dice": event.dice,
-                        "by": event.user.get_username() if event.user else None,
-                        "at": _when(event.created),
-                    }
-                )
-        history.append(
-            {
-                "id": campaign.pk,
-                "name": campaign.name,
-                "system": campaign.system,
-                "status": campaign.status,
-                "organiser": organiser,
-                "gangs": [
-                    {"id": g.pk, "name": g.name, "joined": _when(g.joined)}
-                    for g in campaign.gangs.all()
-                    if g.player_id == user.pk
-                ],
-                "events": events,
-            }
-        )
-    return history
-
-
-def _league_history(user) -> list[dict[str, Any]]:
-    """Each league the user registered in: their registration and every match of theirs,
-    with the report and its history."""
-    registrations = list(
-        Registration.objects.filter(player=user).select_related("league__club").order_by("pk")
-    )
-    ids = [r.pk for r in registrations]
-    pairings = (
-        Pairing.objects.filter(Q(a_id__in=ids) | Q(b_id__in=ids))
-        .select_related("round", "a__player", "b__player", "report__submitted_by")
-        .prefetch_related("report__history__by")
-        .order_by("round__number", "pk")
-    )
-    by_registration: dict[int, list[dict[str, Any]]] = {pk: [] for pk in ids}
-    for pairing in pairings:
-        mine = pairing.a if pairing.a_id in by_registration else pairing.b
-        other = pairing.b if mine is pairing.a else pairing.a
-        side = "a" if mine is pairing.a else "b"
-        match: dict[str, Any] = {
-            "round": pairing.round.number,
-            "side": side,
-            "opponent": None
-            if other is None
-            else {"gang": other.gang_name, "player": other.player.get_username()},
-            "report": None,
-        }
-        try:
-            report = pairing.report
-        except MatchReport.DoesNotExist:
-            report = None
-        if report is not None:
-            match["report"] = {
-                "status": report.status,
-                "winner": report.winner,
-                "vp_a": report.vp_a,
-                "vp_b": report.vp_b,
-                "scenario": report.scenario,
-                "deployment": report.deployment,
-                "casualties": report.casualties,
-                "notes": report.notes,
-                "dispute": report.dispute,
-                "settled_note": report.settled_note,
-                "history": [
-                    {
-                        "kind": step.kind,
-                        "by": step.by.get_username() if step.by else None,
-                        "at": _when(step.at),
-                        "values": step.values,
-                    }
-                    for step in report.history.all()
-                ],
-            }
-        by_registration[mine.pk].append(match)
-    return [
-        {
-            "club": r.league.club.name,
-            "league": r.league.name,
-            "system": r.league.system,
-            "status": r.league.status,
-            "gang": r.gang_name,
-            "registered": _when(r.registered),
-            "dropped": r.dropped,
-            "matches": by_registration[r.pk],
-        }
-        for r in registrations
-    ]
-
-
-def _unique(name: str, used: set[str]) -> str:
-    stem, dot, ext = name.rpartition(".")
-    candidate, n = name, 2
-    while candidate in used:
-        candidate = f"{stem}-{n}{dot}{ext}"
-        n += 1
-    used.add(candidate)
-    return candidate
+def _file(value: Any) -> str | bytes:
+    if isinstance(value, str | bytes):
+        return value
+    return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
 
 
 def my_data(user) -> bytes:
-    """Everything the user owns, as a zip: ``gangs/`` (roster files, with the pack entries
-    they use), ``packs/`` (pack files), ``campaigns.json``, ``leagues.json``,
-    ``account.json`` and a README."""
+    """Everything the user owns, as a zip: ``account.json``, ``gangs/`` (roster files, with
+    the pack entries they use), ``packs/`` (pack files), ``campaigns.json``,
+    ``leagues.json``, ``games.json`` and a README: each app's part (above)."""
     buffer = io.BytesIO()
-    used: set[str] = set()
+    written: set[str] = set()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr(
             "README.txt",
             render_to_string("accounts/my_data_readme.txt", {"user": user, "now": timezone.now()}),
         )
-        account = {
-            "username": user.get_username(),
-            "email": user.email,
-            "joined": _when(user.date_joined),
-            "last_login": _when(user.last_login),
-        }
-        archive.writestr("account.json", json.dumps(account, indent=2, ensure_ascii=False))
-        for gang in Gang.objects.filter(owner=user).order_by("pk"):
-            name = f"gangs/{slugify(gang.name) or 'gang'}-{gang.system}-roster.json"
-            archive.writestr(_unique(name, used), write_roster(builder_services.roster_file(gang)))
-        for pack in ContentPack.objects.filter(owner=user).order_by("pk"):
-            name = f"packs/{slugify(pack.name) or 'pack'}-{pack.system}-pack.json"
-            archive.writestr(_unique(name, used), write_pack(builder_services.export_pack(pack)))
-        for name, value in (
-            ("campaigns.json", _campaign_history(user)),
-            ("leagues.json", _league_history(user)),
-            ("games.json", play_services.games_data(user)),  # play mode: games and taps
-        ):
-            archive.writestr(name, json.dumps(value, indent=2, ensure_ascii=False) + "\n")
+        for part in [own_part, *_parts()]:
+            for name, value in part.export_user_data(user).items():
+                if name in written or name == "README.txt":
+                    raise ValueError(f"{part.__name__} exports {name!r}, which another part has")
+                written.add(name)
+                archive.writestr(name, _file(value))
     return buffer.getvalue()
 
 
 # --------------------------------------------------------------------------- delete
-
-
-@dataclass
-class Deleted:
-    """What deleting an account did (for the page that follows, and tests)."""
-
-    gangs: int = 0
-    packs: int = 0
-    packs_kept: int = 0
-    campaigns_handed_over: int = 0
-    campaigns_deleted: int = 0
-    clubs_handed_over: int = 0
-    clubs_deleted: int = 0
-    #: (the new organiser, the campaign's or club's name) of each handed over
-    handed: list[tuple[Any, str]] = field(default_factory=list)
 
 
 def former_member_name(user) -> str:
@@ -412,149 +276,41 @@ def is_former_member(user) -> bool:
     return not user.is_active and user.get_username() == former_member_name(user)
 
 
-def _delete_content(user, deleted: Deleted) -> None:
-    gangs = Gang.objects.filter(owner=user)
-    deleted.gangs = gangs.count()
-    for gang in gangs:
-        builder_services.delete_gang(gang)
-    # Entries another player's gang still carries stay; so does their pack.
-    carried = set(MemberItem.objects.filter(item__owner=user).values_list("item_id", flat=True))
-    Item.objects.filter(owner=user).exclude(pk__in=carried).delete()
-    for pack in ContentPack.objects.filter(owner=user):
-        if pack.items.exists():
-            deleted.packs_kept += 1
-        else:
-            builder_services.delete_pack(pack)
-            deleted.packs += 1
-
-
-def _campaign_heir(campaign: Campaign, user):
-    """Who organises the campaign when ``user`` leaves: the player who joined it first
-    (another active user), or None."""
-    gang = (
-        CampaignGang.objects.filter(campaign=campaign, player__is_active=True)
-        .exclude(player=user)
-        .select_related("player")
-        .order_by("joined", "pk")
-        .first()
-    )
-    return gang.player if gang else None
-
-
-def _club_heir(club: Club, user) -> tuple[str, ClubMember | None]:
-    """What becomes of a club when ``user`` leaves: "stays" (another organiser remains),
-    "hand" (to the member returned), "keep" (no one else, but others' results are in it:
-    it stays under the former member) or "delete"."""
-    others = club.members.exclude(user=user).filter(user__is_active=True)
-    if not others.exists():
-        if Registration.objects.filter(league__club=club).exclude(player=user).exists():
-            return "keep", None
-        return "delete", None
-    if others.filter(role=ClubMember.ORGANISER).exists():
-        return "stays", None
-    return "hand", others.select_related("user").order_by("joined", "pk").first()
-
-
-def _hand_over_campaigns(user, deleted: Deleted) -> None:
-    for campaign in Campaign.objects.select_for_update().filter(organiser=user):
-        heir = _campaign_heir(campaign, user)
-        if heir is None:
-            campaign.delete()  # a league that fed it keeps its results, unlinked
-            deleted.campaigns_deleted += 1
-        else:
-            campaign.organiser = heir
-            campaign.save(update_fields=["organiser"])
-            deleted.campaigns_handed_over += 1
-            deleted.handed.append((heir, campaign.name))
-            _tell_heir(heir, campaign.name, reverse("campaign_detail", args=[campaign.pk]))
-
-
-def _tell_heir(heir, name: str, url: str) -> None:
-    """Tell the heir "You now organise X", in the heir's What waits on you (until dismissed)."""
-    from notifications import services as notifications  # (it reads the leagues)
-
-    with translation.override(language_of(heir)):
-        text = _(
-            "You now organise %(name)s: its organiser deleted their account. Its players "
-            "and results are as they were."
-        ) % {"name": name}
-    notifications.notify(heir, text, url, mailed=bool(heir.email))  # (mailed: handed_over)
-
-
-def _leave_clubs(user, deleted: Deleted) -> None:
-    for membership in ClubMember.objects.filter(user=user).select_related("club"):
-        what, heir = _club_heir(membership.club, user)
-        if what == "keep":
-            continue  # the former member stays its organiser: the results stay
-        if what == "delete":
-            membership.club.delete()
-            deleted.clubs_deleted += 1
-            continue
-        if what == "hand" and membership.role == ClubMember.ORGANISER:
-            heir.role = ClubMember.ORGANISER
-            heir.save(update_fields=["role"])
-            deleted.clubs_handed_over += 1
-            deleted.handed.append((heir.user, membership.club.name))
-            _tell_heir(heir.user, membership.club.name, reverse("club_detail", args=[heir.club_id]))
-        membership.delete()
-
-
-def _leave_leagues(user) -> None:
-    registrations = Registration.objects.filter(player=user).exclude(league__status=League.FINISHED)
-    for registration in registrations.select_related("league"):
-        league_services.withdraw(registration)
+def mail_heir(heir, name: str) -> None:
+    """Tell ``heir`` by mail, in their language, that they now organise ``name`` (a
+    campaign or club whose organiser deleted their account): ``signals.handed_over``'s
+    receiver (accounts/apps.py). The mail leaves once the deletion is committed."""
+    if heir.email:
+        with translation.override(language_of(heir)):  # the heir's language
+            _send("handed_over", {"user": heir, "name": name}, heir.email)
 
 
 @transaction.atomic
-def delete_account(user) -> Deleted:
-    """Delete the user's account as the module's docstring says; one transaction."""
+def delete_account(user) -> None:
+    """Delete the user's account as the module's docstring says: every app's
+    ``forget_user`` in turn, then the account's own; one transaction."""
     User = get_user_model()
     user = User.objects.select_for_update().get(pk=user.pk)
-    deleted = Deleted()
-    _delete_content(user, deleted)
-    _leave_leagues(user)
-    _hand_over_campaigns(user, deleted)
-    _leave_clubs(user, deleted)
-    user.username = former_member_name(user)
-    user.email = ""
-    user.first_name = user.last_name = ""
-    user.is_active = user.is_staff = user.is_superuser = False
-    user.set_unusable_password()
-    user.save()
-    user.groups.clear()
-    user.user_permissions.clear()
-    Profile.objects.filter(user=user).delete()  # the language they chose
-    for heir, name in deleted.handed:  # sent once the deletion is committed
-        if heir.email:
-            with translation.override(language_of(heir)):  # the heir's language
-                _send("handed_over", {"user": heir, "name": name}, heir.email)
-    return deleted
+    for part in [*_parts(), own_part]:
+        part.forget_user(user)
 
 
 def owned_counts(user) -> dict[str, int]:
-    """How much the user owns (for the account pages)."""
-    return {
-        "gangs": Gang.objects.filter(owner=user).count(),
-        "packs": ContentPack.objects.filter(owner=user).count(),
-        "campaigns": Campaign.objects.filter(organiser=user).count(),
-        "clubs": ClubMember.objects.filter(user=user).count(),
-    }
+    """How much the user owns (for the account pages): the apps' ``owned_counts``."""
+    counts: dict[str, int] = {}
+    for part in _parts():
+        if hasattr(part, "owned_counts"):
+            counts.update(part.owned_counts(user))
+    return counts
 
 
 def deletion_plan(user) -> dict[str, Any]:
-    """What deleting the account would do, for its confirm page."""
-    campaigns = [
-        {"name": c.name, "heir": _campaign_heir(c, user)}
-        for c in Campaign.objects.filter(organiser=user).order_by("name")
-    ]
-    clubs = []
-    for membership in ClubMember.objects.filter(user=user).select_related("club"):
-        what, heir = _club_heir(membership.club, user)
-        if membership.role == ClubMember.ORGANISER or what in ("delete", "keep"):
-            clubs.append({"name": membership.club.name, "what": what, "heir": heir})
-    return {
-        "counts": owned_counts(user),
-        "campaigns": campaigns,
-        "clubs": clubs,
-        "former_name": names.shown_username(former_member_name(user), user.pk),
-    }
+    """What deleting the account would do, for its confirm page: the apps'
+    ``deletion_plan`` ("campaigns", "clubs"), what the user owns, their name after."""
+    plan: dict[str, Any] = {"campaigns": [], "clubs": []}
+    for part in _parts():
+        if hasattr(part, "deletion_plan"):
+            plan.update(part.deletion_plan(user))
+    plan["counts"] = owned_counts(user)
+    plan["former_name"] = names.shown_username(former_member_name(user), user.pk)
+    return plan

@@ -1,11 +1,12 @@
-"""The account pages: the account itself, its email address, password reset, my data
-and deleting the account. Each reads the request, checks a form, calls one function of
-accounts/services.py and renders; every page is the logged-in user's own."""
+"""The account pages: signing up and logging in, the account itself, its email address,
+password reset, my data and deleting the account. Each reads the request, checks a form,
+calls one function of accounts/services.py and renders; every page but sign-up and
+log-in is the logged-in user's own."""
 
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth import logout
+from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -16,12 +17,70 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
-from accounts import services
-from accounts.forms import DeleteAccountForm, EmailChangeForm, ThrottledPasswordResetForm
-from accounts.links import safe_next
+from accounts import language, services
+from accounts.forms import (
+    DeleteAccountForm,
+    EmailChangeForm,
+    SignUpForm,
+    ThrottledPasswordResetForm,
+)
+from accounts.links import safe_next, with_next
 from gangfight_site import links
+from gangfight_site.throttle import ThrottledAuthenticationForm, remember_device
 
 PAGE = ["GET", "HEAD", "POST"]
+
+
+@require_http_methods(PAGE)
+def signup(request: HttpRequest) -> HttpResponse:
+    """Sign up, then go back to ``next`` (an invite followed while logged out; a path of
+    this site only: accounts/links.py), which the address's confirmation link keeps too."""
+    back = safe_next(request)
+    if request.user.is_authenticated:
+        return redirect(back or "gang_list")
+    form = SignUpForm(request.POST or None, request=request)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user)
+        email = form.cleaned_data.get("email", "")
+        if email:
+            services.offer_address(
+                user,
+                email,
+                lambda token: links.absolute(
+                    with_next(reverse("email_confirm", args=[token]), back), request
+                ),
+            )
+            messages.success(
+                request,
+                _(
+                    "We sent a link to %(email)s: open it (logged in as %(user)s) to make it "
+                    "your account's address."
+                )
+                % {"email": email, "user": user.get_username()},
+            )
+        return language.restore(request, redirect(back or "gang_list"))
+    return render(request, "registration/signup.html", {"form": form, "next": back})
+
+
+class LoginView(auth_views.LoginView):
+    """Django's log-in, throttled (gangfight_site/throttle.py): one attempt too many is
+    answered 429 with the form and how long to wait, and its password is not checked."""
+
+    authentication_form = ThrottledAuthenticationForm
+
+    def form_valid(self, form):
+        response = language.restore(self.request, super().form_valid(form))
+        # this browser has logged in to this account: its right password is never refused
+        remember_device(self.request, response, form.get_user().get_username())
+        return response
+
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        if form.throttled is not None:
+            response.status_code = 429
+            response["Retry-After"] = str(form.throttled.wait_seconds)
+        return response
 
 
 @login_required

@@ -94,6 +94,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    "common",  # below every app: site-wide template tags, names (common/apps.py)
     "builder",
     "campaigns",
     "campaigns.leagues",
@@ -128,8 +129,24 @@ TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [BASE_DIR / "templates"],
-        "APP_DIRS": True,
         "OPTIONS": {
+            # Each game's editor keeps its templates in its own package (builder/editors/).
+            # (template_partials' loader outside, as it sets itself up when none is given)
+            "loaders": [
+                (
+                    "template_partials.loader.Loader",
+                    [
+                        (
+                            "django.template.loaders.cached.Loader",
+                            [
+                                "django.template.loaders.filesystem.Loader",
+                                "django.template.loaders.app_directories.Loader",
+                                "builder.editors.TemplateLoader",
+                            ],
+                        )
+                    ],
+                )
+            ],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
@@ -180,6 +197,12 @@ USE_TZ = True
 
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_FINDERS = [
+    "django.contrib.staticfiles.finders.FileSystemFinder",
+    "django.contrib.staticfiles.finders.AppDirectoriesFinder",
+    # each game's editor keeps its stylesheet in its own package (builder/editors/)
+    "builder.editors.StaticFinder",
+]
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -221,7 +244,7 @@ BACKGROUND_TASKS = os.environ.get("BACKGROUND_TASKS", "").strip() or (
 # A gang's PDFs are made ahead this long (seconds) after its last change settles.
 PDF_PRERENDER_DELAY = float(os.environ.get("PDF_PRERENDER_DELAY", "2"))
 # Card PDFs laid out in two processes at once (on by default with two CPUs or more), and
-# WeasyPrint loaded when a server process starts (builder/printing.py).
+# WeasyPrint loaded when a server process starts (builder/printing/).
 PDF_PARALLEL = env_bool("PDF_PARALLEL", (os.cpu_count() or 1) >= 2)
 PDF_WARM_UP = env_bool("PDF_WARM_UP", True)
 # How long a finished PDF is kept (its key has the day's date: it is of no use the next

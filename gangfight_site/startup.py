@@ -28,7 +28,7 @@ def settle() -> None:
     if getattr(settings, "PDF_WARM_UP", True):
         from builder.printing import warm_up
 
-        warm_up()  # the first Print is then as fast as the next (builder/printing.py)
+        warm_up()  # the first Print is then as fast as the next (builder/printing/)
     gc.collect()
     gc.freeze()
     # A request makes and drops thousands of objects (rows, figures, template nodes), and

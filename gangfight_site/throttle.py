@@ -17,7 +17,7 @@ or the address: however many wrong passwords others type, the owner's right pass
 a browser that has logged in before is never refused. Only a cookie that itself fails
 ``LOGIN_FAILURES_PER_ACCOUNT`` times in a window (a stolen laptop) goes back to being a
 new browser's. A new browser past the account's limit is offered a one-time link by mail
-(``gangfight_site/login_links.py``), so the owner always has a way in, and the attacker
+(``accounts/login_links.py``), so the owner always has a way in, and the attacker
 still gets no more guesses.
 
 Limits, window and where the client's address comes from are settings

@@ -2,9 +2,11 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from accounts import language
-from gangfight_site import login_links, views
+from accounts import language, login_links
+from accounts import views as account_views
+from gangfight_site import views
 from gangfight_site.throttle import ThrottledAdminAuthenticationForm
+from notifications import views as notification_views
 
 # The admin's log-in counts attempts with the site's (gangfight_site/throttle.py).
 admin.site.login_form = ThrottledAdminAuthenticationForm
@@ -12,14 +14,14 @@ admin.site.login_form = ThrottledAdminAuthenticationForm
 handler500 = "gangfight_site.views.server_error"
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", notification_views.home, name="home"),
     path("rules/", views.rules_page, name="rules"),
     path("roster-format/", views.roster_format, name="roster_format"),
     path("roster.schema.json", views.roster_schema_file, name="roster_schema"),
-    path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/signup/", account_views.signup, name="signup"),
     path("language/", language.set_language, name="set_language"),
     path("healthz", views.healthz, name="healthz"),
-    path("accounts/login/", views.LoginView.as_view(), name="login"),
+    path("accounts/login/", account_views.LoginView.as_view(), name="login"),
     path("accounts/login/link/", login_links.ask, name="login_link"),
     path("accounts/login/link/<str:token>/", login_links.open_link, name="login_link_open"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

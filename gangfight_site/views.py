@@ -1,5 +1,7 @@
-"""Site-wide pages: the home page, sign-up, log-in, the rules page, the health check and
-the answer given while the database is down."""
+"""Site-wide pages: the rules page, the roster file's format, the health check and the
+answer given while the database is down. (The home page is notifications/views.py's: what
+waits on you; sign-up and log-in are accounts/views.py's.) This module imports no app:
+only the rules engine and the site's own services (tests/test_layers.py)."""
 
 from __future__ import annotations
 
@@ -10,43 +12,20 @@ import sys
 from functools import cache
 
 from django.conf import settings
-from django.contrib.auth import login
-from django.contrib.auth import views as auth_views
 from django.core.cache import cache as default_cache
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
-from accounts import language
-from accounts.forms import SignUpForm
-from accounts.links import safe_next, with_next
-from builder.forms import browser_systems
-from gangfight_site import links
 from gangfight_site.middleware import is_database_outage, outage_response
-from gangfight_site.throttle import ThrottledAuthenticationForm, remember_device
 from rules import all_systems
 from rules.base import cite
 from rules.roster import roster_schema
 
 logger = logging.getLogger(__name__)
-
-
-def home(request: HttpRequest) -> HttpResponse:
-    """Signed in: what waits on the user (notifications/waiting.py), grouped; the header's
-    count is refreshed from the same list. Otherwise: what Gangfight is."""
-    if request.user.is_authenticated:
-        from notifications import services as notifications
-        from notifications import waiting
-
-        items = waiting.waiting_for(request.user)
-        notifications.remember_count(request.user, items)
-        return render(request, "home.html", {"groups": waiting.grouped(items)})
-    return render(
-        request, "home.html", {"systems": all_systems(), "builder_systems": browser_systems()}
-    )
 
 
 def rules_page(request: HttpRequest) -> HttpResponse:
@@ -71,64 +50,6 @@ def roster_schema_file(request: HttpRequest) -> HttpResponse:
         json.dumps(roster_schema(), indent=2, ensure_ascii=False),
         content_type="application/schema+json; charset=utf-8",
     )
-
-
-@require_http_methods(["GET", "HEAD", "POST"])
-def signup(request: HttpRequest) -> HttpResponse:
-    """Sign up, then go back to ``next`` (an invite followed while logged out; a path of
-    this site only: accounts/links.py), which the address's confirmation link keeps too."""
-    back = safe_next(request)
-    if request.user.is_authenticated:
-        return redirect(back or "gang_list")
-    form = SignUpForm(request.POST or None, request=request)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user)
-        email = form.cleaned_data.get("email", "")
-        if email:
-            from django.contrib import messages
-            from django.urls import reverse
-            from django.utils.translation import gettext
-
-            from accounts.services import offer_address
-
-            offer_address(
-                user,
-                email,
-                lambda token: links.absolute(
-                    with_next(reverse("email_confirm", args=[token]), back), request
-                ),
-            )
-            messages.success(
-                request,
-                gettext(
-                    "We sent a link to %(email)s: open it (logged in as %(user)s) to make it "
-                    "your account's address."
-                )
-                % {"email": email, "user": user.get_username()},
-            )
-        return language.restore(request, redirect(back or "gang_list"))
-    return render(request, "registration/signup.html", {"form": form, "next": back})
-
-
-class LoginView(auth_views.LoginView):
-    """Django's log-in, throttled (gangfight_site/throttle.py): one attempt too many is
-    answered 429 with the form and how long to wait, and its password is not checked."""
-
-    authentication_form = ThrottledAuthenticationForm
-
-    def form_valid(self, form):
-        response = language.restore(self.request, super().form_valid(form))
-        # this browser has logged in to this account: its right password is never refused
-        remember_device(self.request, response, form.get_user().get_username())
-        return response
-
-    def form_invalid(self, form):
-        response = super().form_invalid(form)
-        if form.throttled is not None:
-            response.status_code = 429
-            response["Retry-After"] = str(form.throttled.wait_seconds)
-        return response
 
 
 @never_cache

@@ -7,10 +7,18 @@ class NotificationsConfig(AppConfig):
     verbose_name = _("What waits on you")
 
     def ready(self) -> None:
-        # The campaigns and leagues say what changed (campaigns/signals.py); this app
-        # decides who waits on it and what they are told. They never import it.
+        # The campaigns and leagues say what changed (campaigns/signals.py), accounts what
+        # a deleted account handed on (accounts/signals.py); this app decides who waits on
+        # it and what they are told. They never import it.
+        from accounts.signals import handed_over
         from campaigns import signals
         from notifications import services
+
+        handed_over.connect(
+            lambda sender, heir, name, url, **kw: services.handed_over(heir, name, url),
+            dispatch_uid="notifications.handed_over",
+            weak=False,
+        )
 
         signals.campaign_changed.connect(
             lambda sender, campaign, **kw: services.campaign_changed(campaign),

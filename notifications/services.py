@@ -227,6 +227,19 @@ def notify(user, text: str, url: str = "", *, mailed: bool = False) -> Notice:
     return notice
 
 
+def handed_over(heir, name: str, url: str) -> None:
+    """Tell ``heir`` "You now organise X" (in their language), on their list until
+    dismissed: a campaign or club passed to them when its organiser deleted their account
+    (accounts/signals.py ``handed_over``). Not mailed with the rest when they have an
+    address: a mail of its own says it (accounts/services.py ``mail_heir``)."""
+    with translation.override(language_of(heir)):
+        text = _(
+            "You now organise %(name)s: its organiser deleted their account. Its players "
+            "and results are as they were."
+        ) % {"name": name}
+    notify(heir, text, url, mailed=bool(heir.email))
+
+
 def made_organiser_text(club: str, by: str | None) -> str:
     """The news of being made an organiser of ``club`` (by ``by``), in the active language."""
     if by:

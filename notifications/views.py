@@ -1,5 +1,8 @@
-"""The notification settings page (the list itself is the home page:
-gangfight_site/views.py ``home``)."""
+"""The home page (what waits on you, when signed in) and the notification settings page.
+
+The home page lives here, with what it shows: a signed-in user's list is this app's
+(waiting.py); a visitor's page lists the game systems and those the builder edits in the
+browser (the builder is below this app: tests/test_layers.py)."""
 
 from __future__ import annotations
 
@@ -10,9 +13,23 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from notifications import services
+from builder.forms import browser_systems
+from notifications import services, waiting
 from notifications.forms import NotificationSettingsForm
 from notifications.models import Notice
+from rules import all_systems
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    """Signed in: what waits on the user (waiting.py), grouped; the header's count is
+    refreshed from the same list. Otherwise: what Gangfight is."""
+    if request.user.is_authenticated:
+        items = waiting.waiting_for(request.user)
+        services.remember_count(request.user, items)
+        return render(request, "home.html", {"groups": waiting.grouped(items)})
+    return render(
+        request, "home.html", {"systems": all_systems(), "builder_systems": browser_systems()}
+    )
 
 
 @login_required

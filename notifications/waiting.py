@@ -62,6 +62,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from campaigns.leagues.models import ClubMember, League, MatchReport, Pairing, Registration, Round
+from campaigns.leagues.services import round_robin_done
 from campaigns.models import Campaign, CampaignEvent, CampaignGang
 from notifications.models import Notice
 from rules.campaign import (
@@ -592,8 +593,6 @@ def _left_items(leagues: list[League]) -> list[Waiting]:
 
 
 def _organiser_items(leagues: list[League]) -> list[Waiting]:
-    from campaigns.leagues.services import round_robin_done  # (it calls notifications)
-
     items: list[Waiting] = []
     disputed = MatchReport.objects.filter(
         status=MatchReport.DISPUTED, pairing__round__league__in=leagues

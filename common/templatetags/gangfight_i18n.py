@@ -1,4 +1,9 @@
-"""Language helpers for templates.
+"""Language helpers for templates, site-wide (``{% load gangfight_i18n %}`` on any page).
+This module is in ``common``, below every app: it imports no app. What only an app knows
+comes through an interface: which texts are quoted from a system's book
+(``book_marked``, ``book_lang_of``) is told by the apps that offer a ``book_texts`` module
+(``common/discovery.py``; the builder's ``builder/book_texts.py``: the book's own texts
+and the sample cards that stand in for them).
 
 - ``{% book_lang system %}``: the language a system's book texts are shown in under the
   active language ("fr" for bwg1 in French, "en" for a game whose book has no French
@@ -34,9 +39,8 @@ from django.utils import translation
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
-from accounts.names import player_name as _player_name
-from builder.book_texts import language_of
-from builder.book_texts import quoted as book_texts_of
+from common.discovery import app_modules
+from common.names import player_name as _player_name
 from gangfight_site.engine_words import purpose, shown
 from rules import get_system
 from rules.base import cite_parts, text_language
@@ -45,6 +49,28 @@ from rules.scenarios import lists_for
 from rules.systems import bwg1
 
 register = template.Library()
+
+
+def book_texts_of(system_id: str) -> tuple[str, ...]:
+    """The texts quoted from ``system_id``'s book, longest first: every ``quoted(system_id)``
+    of the apps' ``book_texts`` modules (each gives a tuple of texts)."""
+    modules = app_modules("book_texts")
+    if len(modules) == 1:
+        return tuple(modules[0].quoted(system_id))
+    texts: set[str] = set()
+    for module in modules:
+        texts.update(module.quoted(system_id))
+    return tuple(sorted(texts, key=len, reverse=True))
+
+
+def language_of(text: Any, system_id: str) -> str:
+    """The language of the book ``text`` is quoted from, or "": the first answer of the apps'
+    ``book_texts.language_of(text, system_id)`` that is not ""."""
+    for module in app_modules("book_texts"):
+        language = module.language_of(text, system_id)
+        if language:
+            return language
+    return ""
 
 
 @register.simple_tag

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-#: the stored username of a deleted account (accounts.services.delete_account)
+#: the stored username of a deleted account (accounts/privacy.py ``forget_user``)
 FORMER_MEMBER = "former member #{pk}"
 
 

@@ -22,6 +22,7 @@ from django.utils.crypto import constant_time_compare, salted_hmac
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts import language
 from gangfight_site import background, links
 from gangfight_site.throttle import attempt, remember_device
 
@@ -101,8 +102,6 @@ def open_link(request: HttpRequest, token: str) -> HttpResponse:
     if request.method != "POST":
         return render(request, "registration/login_link.html", {"user_name": user.get_username()})
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-    from accounts import language
-
     response = language.restore(request, redirect(settings.LOGIN_REDIRECT_URL))
     remember_device(request, response, user.get_username())
     return response
