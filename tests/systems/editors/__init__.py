@@ -1,0 +1,1 @@
+"""A package of editors outside ``builder/editors`` (``builder.editors.add_package``)."""
