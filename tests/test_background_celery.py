@@ -21,6 +21,7 @@ from django.urls import reverse
 
 from builder import printing
 from builder.models import Gang
+from builder.printing import documents
 from builder.roster import gang_roster, members_with_items
 from builder.tasks import default_options
 from gangfight_site import background
@@ -75,7 +76,7 @@ def test_a_change_is_printed_ahead_by_the_celery_worker(worker, owner_client, ga
     def no_render(*args, **kwargs):
         raise AssertionError("the click should find the PDF made ahead")
 
-    monkeypatch.setattr(printing, "print_pdf", no_render)
+    monkeypatch.setattr(documents, "print_pdf", no_render)
     started = time.perf_counter()
     response = owner_client.get(reverse("gang_print", args=[gang.pk]) + "?kind=cards&paper=a4")
     assert response.status_code == 200

@@ -5,8 +5,9 @@ the page offers by default), players open the invite link from the campaign's pa
 join, the organiser starts it, encounters are begun, recorded, confirmed and rolled for
 through the encounter pages, the gangs spend, buy and recruit on their own pages. What
 is checked is what a player reads on the pages (and in the chronicle PDF), not the
-engine's state. Dice come from the views' RNG hook (``campaigns.encounter_views.RNG``),
-scripted strictly: every roll a step makes is the one the test says.
+engine's state. Dice come from the views' RNG hook
+(``campaigns.encounter_views.base.RNG``), scripted strictly: every roll a step makes is
+the one the test says.
 
 The expected Rivals reputation is worked out here, independently of the engine, with
 the book's numbers (docs/campaigns.md): a wound earns the actions it costs, a kill the
@@ -35,7 +36,7 @@ from pypdf import PdfReader
 
 from builder.models import Gang
 from builder.services import import_gang
-from campaigns import encounter_views as ev
+from campaigns.encounter_views import base as ev
 from campaigns.models import Campaign, CampaignGang
 from rules.roster import read_roster
 
@@ -711,6 +712,8 @@ def one_encounter(dice, journey: Journey):
     page = read(bob.client.get(reverse("encounter_detail", args=[campaign.pk, enc])))
     assert "House rule: once the record is confirmed, each member taken out rolls 1D6" in page
     assert "no XP this encounter" in page and "skill row" not in page
+    # the game's own word on death rolls (its progression's death_roll_note)
+    assert ("Troopers and rabble make no death roll." in page) == (journey.system == "gunfight")
     page = do(bob, campaign, enc, "confirm", {"gang": b})
     for g, key, rolls, _ in journey.deaths:
         player = alice if g == "a" else bob

@@ -17,6 +17,7 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from builder import printing
+from builder.printing import documents
 from builder.services import import_gang
 from campaigns import chronicle, services
 from campaigns.models import Campaign, CampaignEvent, CampaignGang
@@ -128,7 +129,7 @@ def page_urls(campaign: Campaign) -> dict[str, str]:
 @pytest.fixture
 def fake_pdfs(monkeypatch):
     monkeypatch.setattr(chronicle, "render", lambda html, **kw: b"%PDF-1.7 chronicle")
-    monkeypatch.setattr(printing, "print_pdf", lambda *a, **kw: b"%PDF-1.7 roster")
+    monkeypatch.setattr(documents, "print_pdf", lambda *a, **kw: b"%PDF-1.7 roster")
 
 
 @pytest.mark.parametrize("page", ["detail", "history", "chronicle", "print"])
@@ -588,6 +589,7 @@ def test_detail_when_running_shows_encounters_standings_members_and_charts(runni
     # the two charts, with headings and the figures
     assert html.count("<svg") == 2
     assert "Outlaw reputation after each encounter" in html
+    assert "A gang's total is the reputation of its surviving outlaws." in html
     assert "Gang totals" in html
     assert "Red Jack (Red Jack&#x27;s Gang)" in html
     assert '<details class="chart-figures">' in html
@@ -728,7 +730,7 @@ def test_print_errors_show_the_pdf_error_page(running, player, monkeypatch):
     def broken(*args, **kwargs):
         raise printing.PdfTimeout("Making this PDF took too long.")
 
-    monkeypatch.setattr(printing, "print_pdf", broken)
+    monkeypatch.setattr(documents, "print_pdf", broken)
     gang = CampaignGang.objects.get(campaign=running, player=player)
     url = reverse("campaign_gang_print", args=[running.pk, gang.pk]) + "?kind=sheet"
     response = client_for(player).get(url)

@@ -443,6 +443,7 @@ def test_the_new_league_form_offers_defaults_and_help(club, organiser, member):
         ({"rounds": "0"}, "rounds", "greater than or equal to 1"),
         ({"win_points": "-1"}, "win_points", "greater than or equal to 0"),
         ({"system": "rivals", "cap": "30"}, "cap", "Leave it empty"),
+        ({"system": "gunfight", "cap": "10"}, "cap", "Leave it empty: Gunfight has no points"),
         ({"system": "chess"}, "system", "Select a valid choice"),
         ({"starts": "yesterday"}, "starts", "Enter a valid date."),
     ],
@@ -554,6 +555,7 @@ def test_register_a_legal_gang(league, member):
     client = client_for(member)
     page = text_of(client.get(register_url(league)))
     assert "Tranquility" in page and "675 Fame" in page and "legal" in page
+    assert "may cost at most this much Fame (325 or 700 are usual)." in page  # the game's
     response = client.post(register_url(league), {"gang": gang.pk})
     assert response.status_code == 302
     assert response["Location"] == reverse("league_detail", args=[league.pk])

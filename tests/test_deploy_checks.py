@@ -255,7 +255,7 @@ def test_the_readme_recipe_gives_none_of_findings_1_3_and_6(recipe, db, backgrou
     # 3. two players' prints are two clients of the render gate, not the proxy's one
     from django.test import RequestFactory
 
-    from builder import printing
+    from builder.views import printing
 
     requests = []
     for user, address in ((alice, "198.51.100.20"), (None, "198.51.100.21")):

@@ -1,4 +1,4 @@
-"""Encounter pages and a campaign gang's page (campaigns/encounter_views.py): a whole
+"""Encounter pages and a campaign gang's page (campaigns/encounter_views/): a whole
 Rivals encounter through the views, refusals beside their field, who may do what, undo,
 htmx fragments and pinned query counts."""
 
@@ -18,8 +18,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from builder.services import import_gang
-from campaigns import encounter_views as ev
 from campaigns import services
+from campaigns.encounter_views import base as ev
 from campaigns.models import CampaignEvent
 from rules.roster import read_roster
 
@@ -745,7 +745,7 @@ def test_a_gang_whose_leader_died_chooses_a_new_one(world, dice):
 
 def test_death_rolls_show_their_own_dice_even_for_namesakes(world, dice):
     """Alice's and Carol's gangs are both Red Jack's Gang: two Sarahs die."""
-    from campaigns.encounter_views import _death_results
+    from campaigns.encounter_views.detail import _death_results
 
     a, c = world.a, world.c
     dice(2)

@@ -1,7 +1,8 @@
-"""The French glossary (rules/glossary.py: rules/systems/bwg1/data/book_fr.json and glossary_fr.json;
-docs/glossary-fr.md) holds: one English game term has one French translation in the
-catalogue; every shipped bwg1 weapon and horse has its French name; and a French bwg1
-player's pages and cards use the glossary's French, never the English term it replaces.
+"""The French glossary (rules/glossary.py: rules/systems/bwg1/data/book_fr.json and
+glossary_fr.json; docs/glossary-fr.md) holds: one English game term has one French
+translation in the catalogue; every shipped bwg1 weapon and horse has its French name;
+and a French bwg1 player's pages and cards use the glossary's French, never the English
+term it replaces.
 """
 
 from __future__ import annotations

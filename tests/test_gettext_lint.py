@@ -24,7 +24,15 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-APPS = ("accounts", "builder", "campaigns", "gangfight_site", "notifications", "play")
+APPS = (
+    "accounts",
+    "builder",
+    "campaigns",
+    "common",
+    "gangfight_site",
+    "notifications",
+    "play",
+)
 #: Not read: operators' tools and configuration (English for the person running the site).
 SKIPPED = re.compile(
     r"(^|/)(migrations|management)/"
@@ -64,16 +72,19 @@ NOT_FOR_PLAYERS: dict[tuple[str, str], str] = {
     ("campaigns/charts.py", "DejaVu Sans, sans-serif"): "a font family in the SVG's style",
     ("builder/packs.py", "Gangfight pack file"): "the pack file's JSON Schema, for programs",
     ("builder/packs.py", "A content pack of one game system"): "the same JSON Schema",
-    ("builder/editors/bwg2.py", "Gangfight sample card (not from the book)"): "an entry's source",
+    (
+        "builder/editors/bwg2/__init__.py",
+        "Gangfight sample card (not from the book)",
+    ): "an entry's source",
     (
         "campaigns/leagues/views/leagues.py",
         "not reported",
     ): "a CSV value (docs/csv.md: CSV files never translate)",
-    ("campaigns/leagues/views/leagues.py", "Victory"): "compared with a tiebreaker's English key",
+    ("campaigns/leagues/board.py", "Victory"): "compared with a tiebreaker's English key",
     ("gangfight_site/throttle.py", "Lax"): "a cookie's SameSite value",
-    ("accounts/names.py", "former member #{pk}"): "a key (shown through gettext: shown_username)",
+    ("common/names.py", "former member #{pk}"): "a key (shown through gettext: shown_username)",
     (
-        "builder/printing.py",
+        "builder/printing/render.py",
         "<!doctype html>",
     ): "the warm-up page WeasyPrint lays out once, never shown",
 }
@@ -324,9 +335,9 @@ def card():
 
 #: Fields drawn without their label, or labelled where the form is set up: (module, name).
 LABELLED_ELSEWHERE: dict[tuple[str, str], str] = {
-    ("builder/editors/bwg1.py", "change"): "the - and + buttons, each with its aria-label",
-    ("builder/editors/bwg1.py", "item"): "labelled in setup() (Add a weapon, Horse)",
-    ("builder/editors/bwg1.py", "direction"): "the Earlier and Later buttons",
+    ("builder/editors/bwg1/__init__.py", "change"): "the - and + buttons, each with its aria-label",
+    ("builder/editors/bwg1/__init__.py", "item"): "labelled in setup() (Add a weapon, Horse)",
+    ("builder/editors/bwg1/__init__.py", "direction"): "the Earlier and Later buttons",
     ("campaigns/encounter_forms.py", "answer"): "the Accept and Decline buttons",
     ("campaigns/forms.py", "confirm"): "a hidden input of the page's own form",
     ("campaigns/leagues/forms.py", "confirm"): "a hidden input of the page's own form",

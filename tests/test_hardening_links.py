@@ -224,12 +224,13 @@ def test_a_print_with_a_foreign_host_stores_nothing_and_prints_site_url(
     owner_client, owner, content, settings, monkeypatch
 ):
     from builder import printing
+    from builder.printing import documents
     from tests.factories import build_gang
 
     settings.SITE_URL = ""
     gang = build_gang(owner)
     seen = {}
-    monkeypatch.setattr(printing, "print_pdf", lambda *a, **k: seen.update(k) or b"%PDF-1.7")
+    monkeypatch.setattr(documents, "print_pdf", lambda *a, **k: seen.update(k) or b"%PDF-1.7")
     url = reverse("gang_print", args=[gang.pk]) + "?kind=sheet&paper=a4"
     owner_client.get(url, HTTP_HOST=FOREIGN)
     assert caches["pdf"].get("print:origin") is None

@@ -14,7 +14,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from builder import printing
+from builder.printing import documents
 from tests.conftest import PASSWORD
 from tests.factories import build_gang
 
@@ -48,7 +48,7 @@ class SlowPrinter:
 @pytest.fixture
 def printer(monkeypatch) -> SlowPrinter:
     slow = SlowPrinter()
-    monkeypatch.setattr(printing, "print_pdf", slow)
+    monkeypatch.setattr(documents, "print_pdf", slow)
     return slow
 
 

@@ -13,7 +13,8 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from builder import printing, services
+from builder import services
+from builder.printing import cards, documents, layout
 from tests.conftest import PASSWORD
 from tests.factories import build_gang
 
@@ -52,7 +53,7 @@ def test_fifty_changes_leave_one_versions_pdfs_and_every_key_expires(
 ):
     client, prefix = redis_pdf_cache
     settings.SITE_URL = "http://testserver"
-    monkeypatch.setattr(printing, "print_pdf", lambda *a, **k: FAKE_PDF)
+    monkeypatch.setattr(documents, "print_pdf", lambda *a, **k: FAKE_PDF)
     gang = build_gang(owner)
     for n in range(50):
         services.update_gang(gang, name=f"Change {n}", limit=None)
@@ -78,7 +79,7 @@ def test_the_cards_fits_are_bounded_and_expire(redis_pdf_cache, settings):
     settings.PDF_FIT_ENTRIES = 40
     for n in range(300):
         card = Card(key=str(n), name=f"Member {n}", kind="Henchman", mark="star", stats=[])
-        printing._remember([printing.Face(card=card, groups=[])])
+        cards._remember([layout.Face(card=card, groups=[])])
     keys = keys_of(client, prefix)
     fits = [k for k in keys if ":fit:" in k]
     assert 0 < len(fits) <= 40

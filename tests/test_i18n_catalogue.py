@@ -24,6 +24,7 @@ SOURCES = (
     "accounts",
     "builder",
     "campaigns",
+    "common",
     "gangfight_site",
     "notifications",
     "play",
@@ -136,7 +137,8 @@ SAME_IN_FRENCH = {
         "a name",
     ),
     # a game's own abbreviations and terms, as its English book prints them (no French
-    # edition: rules.base.text_language); bwg1's French terms are data (rules/systems/bwg1/data/book_fr.json)
+    # edition: rules.base.text_language); bwg1's French terms are data
+    # (rules/systems/bwg1/data/book_fr.json)
     **dict.fromkeys(
         [
             "Str",

@@ -21,6 +21,7 @@ from django.utils import translation
 from accounts.models import Profile
 from builder import printing, tasks
 from builder.models import Gang
+from builder.printing import documents
 from builder.roster import gang_roster, members_with_items
 from builder.services import import_gang
 from rules.roster import read_roster
@@ -47,12 +48,12 @@ def test_the_sheet_and_reference_are_french_with_their_html_lang(chiefs):
     printed = printing.prepare(roster)
     paper = printing.PAPERS["a4"]
     with translation.override("fr"):
-        sheet = printing.sheet_html(printed, paper)
-        reference = printing.reference_html(printing.prepare(roster), paper)
+        sheet = documents.sheet_html(printed, paper)
+        reference = documents.reference_html(printing.prepare(roster), paper)
     assert '<html lang="fr">' in sheet and '<html lang="fr">' in reference
     assert "Chef" in sheet and "Homme de main" in sheet
     with translation.override("en-gb"):
-        english = printing.sheet_html(printing.prepare(roster), paper)
+        english = documents.sheet_html(printing.prepare(roster), paper)
     assert '<html lang="en-gb">' in english and "Henchman" in english
 
 
@@ -123,11 +124,11 @@ def test_the_pdf_dates_are_french(chiefs, monkeypatch):
     roster = gang_roster(chiefs, list(members_with_items(chiefs)))
     for language, day in (("fr", "3 février 2026"), ("en-gb", "3 February 2026")):
         with translation.override(language):
-            html = printing.sheet_html(printing.prepare(roster), printing.PAPERS["a4"])
+            html = documents.sheet_html(printing.prepare(roster), printing.PAPERS["a4"])
             content = printing.sheet_pdf(roster)
         assert day in html, language
         assert day in " ".join(pdf_text(content).split()), language
-    assert "février" not in printing.sheet_html(printing.prepare(roster), printing.PAPERS["a4"])
+    assert "février" not in documents.sheet_html(printing.prepare(roster), printing.PAPERS["a4"])
 
 
 def test_pdftotext_reads_the_french_terms_off_the_cards(tmp_path):

@@ -18,10 +18,11 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from builder.services import import_gang
 from campaigns import services as campaign_services
-from campaigns.leagues import services
+from campaigns.leagues import board, services
 from campaigns.leagues.models import (
     Club,
     ClubMember,
@@ -490,9 +491,9 @@ def hostile_league(club, organiser):
 
 
 def test_the_public_page_shows_hostile_names_as_text(hostile_league):
-    """The public page's standings and each round's results are built in Python
-    (views/leagues.py _standings_rows, _result_row): every gang and player, on either
-    side of a table, winning on either side, and the chart's titles."""
+    """The public page's standings (built in Python: board.py standings_rows) and each
+    round's results (rendered by leagues/_result_rows.html): every gang and player, on
+    either side of a table, winning on either side, and the chart's titles."""
     page = Client().get(reverse("league_public", args=[hostile_league.public_token]))
     assert page.status_code == 200
     html_page = page.content.decode()
@@ -504,6 +505,48 @@ def test_the_public_page_shows_hostile_names_as_text(hostile_league):
     results = html_page[html_page.index('data-testid="public-round"') :]
     for gang in HOSTILE_GANGS[1:]:  # b of some table in rounds 1-4
         assert html.escape(gang) in results
+
+
+def test_the_board_renders_each_rounds_results_with_the_template(hostile_league, monkeypatch):
+    """campaigns/leagues/board.py results: each round's rows come from the template
+    (leagues/_result_rows.html), which escapes every name, once; a round is kept in the
+    cache under a digest of what it shows, so a new result renders only its own round
+    again, and another language renders every round in its words."""
+    rendered: list[str] = []
+    render = board.render_to_string
+
+    def counted(name, context):
+        rendered.append(name)
+        return render(name, context)
+
+    monkeypatch.setattr(board, "render_to_string", counted)
+    rounds = board.results(board.read_board(hostile_league))
+    assert [r.number for r in rounds] == [4, 3, 2, 1]
+    assert rendered == [board.RESULT_ROWS] * 4
+    rows = "".join(r.rows for r in rounds)
+    assert_shown_as_text(rows, HOSTILE_USERS + HOSTILE_GANGS, "results")
+    assert "&lt;script&gt;alert(2)&lt;/script&gt;" in rows
+    assert "<script" not in rows and "&amp;lt;" not in rows
+    assert rows.count("<tr>") == 12
+    assert "Not reported yet" in rows and "Waiting for the opponent" in rows
+    # read again: every round from the cache, the same rows
+    rendered.clear()
+    again = board.results(board.read_board(hostile_league))
+    assert rendered == [] and [r.rows for r in again] == [r.rows for r in rounds]
+    # round 3's waiting report confirmed: round 3 alone is rendered again
+    MatchReport.objects.filter(
+        pairing__round__league=hostile_league, status=MatchReport.SUBMITTED
+    ).update(status=MatchReport.CONFIRMED)
+    after = board.results(board.read_board(hostile_league))
+    assert rendered == [board.RESULT_ROWS]
+    assert "Waiting for the opponent" not in after[1].rows
+    assert html.escape(f"{HOSTILE_GANGS[4]} won") in after[1].rows
+    assert [r.rows for r in after[::2]] == [r.rows for r in rounds[::2]]
+    rendered.clear()
+    with translation.override("fr"):
+        french = board.results(board.read_board(hostile_league))
+    assert rendered == [board.RESULT_ROWS] * 4
+    assert "Pas encore" in "".join(r.rows for r in french)
 
 
 def test_the_league_pages_show_hostile_names_as_text(hostile_league, organiser):

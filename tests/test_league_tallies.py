@@ -19,10 +19,10 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
+from campaigns.leagues import board as views
 from campaigns.leagues import services, tallies
 from campaigns.leagues import standings as arithmetic
 from campaigns.leagues.models import League, MatchReport, Pairing, Registration
-from campaigns.leagues.views import leagues as views
 from tests.helpers.properties import examples
 from tests.helpers.users import client_for, make_user
 
@@ -216,9 +216,9 @@ def test_the_league_page_reads_only_what_it_shows_and_shows_the_same(club, organ
     pairing = last.pairings.filter(b__isnull=False).select_related("a__player", "b__player")[0]
     report = services.submit_report(pairing, pairing.a.player, result(rng))
     services.confirm_report(report, pairing.b.player)
-    league = League.objects.annotate(last_round=views._last_round_subquery()).get(pk=league.pk)
-    page = views._board(league, matches=views.PAGE)
-    everything = views._board(league, matches=views.ALL)
+    league = League.objects.annotate(last_round=views.last_round_subquery()).get(pk=league.pk)
+    page = views.read_board(league, matches=views.PAGE)
+    everything = views.read_board(league, matches=views.ALL)
     assert len(page.matches) < len(everything.matches)
     assert rows_of(line.row for line in page.lines) == rows_of(
         line.row for line in everything.lines

@@ -41,6 +41,7 @@ from django.utils import translation
 
 from builder import printing
 from builder.models import Item
+from builder.printing import render as printing_render
 from builder.roster import gang_roster, members_with_items
 from campaigns import services as campaign_services
 from campaigns.leagues.models import Pairing
@@ -130,7 +131,7 @@ def _books_data() -> list:
         )
         for system in ENGLISH_BOOKS
     ]
-    data.append(json.loads((ROOT / "builder" / "editors" / "bwg2_samples.json").read_text()))
+    data.append(json.loads((ROOT / "builder" / "editors" / "bwg2" / "samples.json").read_text()))
     return data
 
 
@@ -292,13 +293,13 @@ def _htmls_and_pdfs(gang, monkeypatch) -> list[tuple[str, str, bytes]]:
     """The gang's cards, sheet and quick reference in French: (what, the HTML WeasyPrint
     laid out, the PDF)."""
     laid_out: list[str] = []
-    render = printing._render
+    render = printing_render.document
 
     def keep(html: str):
         laid_out.append(html)
         return render(html)
 
-    monkeypatch.setattr(printing, "_render", keep)
+    monkeypatch.setattr(printing_render, "document", keep)
     roster = gang_roster(gang, list(members_with_items(gang)))
     made = []
     with translation.override("fr"):

@@ -11,6 +11,7 @@ import pytest
 from django.urls import reverse
 
 from builder import pdf_gate, printing
+from builder.printing import documents
 from builder.roster import export_roster
 from tests.factories import build_gang
 
@@ -35,7 +36,7 @@ def counted(monkeypatch):
         time.sleep(0.4)
         return b"%PDF-1.7 fake"
 
-    monkeypatch.setattr(printing, "print_pdf", fake)
+    monkeypatch.setattr(documents, "print_pdf", fake)
     return calls
 
 
@@ -120,7 +121,7 @@ def test_each_refusal_has_its_status_and_says_when_to_come_back(
     def refuse(*args, **kwargs):
         raise error
 
-    monkeypatch.setattr(printing, "print_pdf", refuse)
+    monkeypatch.setattr(documents, "print_pdf", refuse)
     client.force_login(owner)
     url = reverse("campaign_gang_print", args=[campaign.pk, entry.pk]) + "?kind=sheet&paper=a4"
     response = client.get(url)

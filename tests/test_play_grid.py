@@ -9,6 +9,7 @@ import pytest
 from django.template.loader import render_to_string
 
 from builder import printing
+from builder.printing import documents
 from rules import get_system
 from rules.roster import read_roster
 
@@ -52,5 +53,5 @@ def test_each_system_prints_its_own_counters(name, wanted):
 
 def test_the_quick_reference_carries_the_grid():
     roster = read_roster((EXAMPLES / "rivals-legal-red-jacks-gang.json").read_bytes())
-    html = printing.reference_html(printing.prepare(roster), printing.PAPERS["a4"])
+    html = documents.reference_html(printing.prepare(roster), printing.PAPERS["a4"])
     assert "Tracking grid" in html and "<td>Sarah</td>" in html

@@ -13,6 +13,8 @@ from django.urls import reverse
 
 from builder import pdf_gate, printing, tasks
 from builder.models import Gang
+from builder.printing import documents
+from builder.views import printing as print_views
 from tests.factories import build_gang
 from tests.helpers.pdf import pdf_text
 
@@ -52,7 +54,7 @@ def made(monkeypatch):
         names = ",".join(m["name"] for m in roster["members"])
         return f"%PDF-1.7 {kind} {roster['name']}: {names}".encode()
 
-    monkeypatch.setattr(printing, "print_pdf", fake)
+    monkeypatch.setattr(documents, "print_pdf", fake)
     return calls
 
 
@@ -205,14 +207,14 @@ def test_the_qr_address_never_comes_from_a_print_request(owner_client, gang, mad
 def test_site_url_sets_the_qr_address(owner_client, gang, settings, monkeypatch):
     settings.SITE_URL = "https://gangfight.example/"
     seen = {}
-    real = printing.cached_pdf
+    real = print_views.cached_pdf
 
     def spy(roster, kind, **options):
         seen.update(options)
         return real(roster, kind, **options)
 
-    monkeypatch.setattr(printing, "cached_pdf", spy)
-    monkeypatch.setattr(printing, "print_pdf", lambda *a, **k: b"%PDF-1.7")
+    monkeypatch.setattr(print_views, "cached_pdf", spy)
+    monkeypatch.setattr(documents, "print_pdf", lambda *a, **k: b"%PDF-1.7")
     owner_client.get(print_url(gang, kind="sheet"))
     assert seen["share_url"] == f"https://gangfight.example/s/{gang.share_token}/"
 
@@ -287,8 +289,8 @@ def test_a_click_waits_for_the_same_pdf_being_made_in_the_background(settings, d
         time.sleep(0.8)
         return b"%PDF-1.7 made ahead"
 
-    printing_print_pdf = printing.print_pdf
-    printing.print_pdf = slow
+    printing_print_pdf = documents.print_pdf
+    documents.print_pdf = slow
     try:
         worker = threading.Thread(
             target=printing.cached_pdf,
@@ -300,7 +302,7 @@ def test_a_click_waits_for_the_same_pdf_being_made_in_the_background(settings, d
         content, cached = printing.cached_pdf(roster, "sheet", paper="a4", client="10.0.0.1")
         worker.join()
     finally:
-        printing.print_pdf = printing_print_pdf
+        documents.print_pdf = printing_print_pdf
     assert (content, cached, calls) == (b"%PDF-1.7 made ahead", True, [19])
 
 

@@ -521,7 +521,8 @@ def test_the_reference_pdf_has_the_terms_the_gang_uses():
 
 
 def test_the_gang_sheet_escapes_names_and_weapons():
-    from builder.printing import PAPERS, prepare, sheet_html
+    from builder.printing import PAPERS, prepare
+    from builder.printing.documents import sheet_html
 
     attack = '<link rel=attachment href="file:///etc/passwd">'
     roster = gang(
@@ -599,21 +600,23 @@ BOOK_SIZED_LEADER = member(
 
 def test_a_book_sized_leader_prints_on_one_card_front_and_back():
     from builder import printing
+    from builder.printing import layout
+    from builder.printing.cards import layout_cards
 
     roster = gang(("Big Boss Dalton", BOOK_SIZED_LEADER))
     (card,) = cards_of(roster)
     assert len(card.weapons) == 3 and len(section(card, "Skills")) == 6
     assert section(card, "Equipment rules") and section(card, "Profession")
-    document = printing.layout_cards(printing.prepare(roster), printing.PAPERS["a4"])
-    assert printing.measure(document) == {}  # nothing cut off
+    document = layout_cards(printing.prepare(roster), printing.PAPERS["a4"])
+    assert layout.measure(document) == {}  # nothing cut off
     faces = {}
     for page in document.pages:
-        for box in printing._boxes(page._page_box):
+        for box in layout._boxes(page._page_box):
             element = getattr(box, "element", None)
             if element is not None and element.get("data-card") is not None:
                 side = "front" if "front" in element.get("class").split() else "back"
                 faces[(element.get("data-part"), side)] = " ".join(
-                    " ".join(b.text for b in printing._boxes(box) if hasattr(b, "text")).split()
+                    " ".join(b.text for b in layout._boxes(box) if hasattr(b, "text")).split()
                 )
     assert set(faces) == {("1", "front"), ("1", "back")}  # one card
     front, back = faces[("1", "front")], faces[("1", "back")]

@@ -9,19 +9,20 @@ import pytest
 from django.core.cache import caches
 
 from builder import printing
+from builder.printing import cards, layout, render
 from tests.test_print_speed import example, page_texts
 
 
 @pytest.fixture
 def layouts(monkeypatch):
     counted: list[str] = []
-    real = printing._render
+    real = render.document
 
     def counting(html):
         counted.append(html)
         return real(html)
 
-    monkeypatch.setattr(printing, "_render", counting)
+    monkeypatch.setattr(render, "document", counting)
     return counted
 
 
@@ -52,9 +53,9 @@ def test_a_guess_that_prints_more_cards_than_needed_is_not_kept(layouts):
     card = printing.prepare(roster).cards[0]
     # a wrong guess for the first member's text: a first card holding only its identity,
     # all its text on the back and a second card
-    groups = printing.back_groups(card)
+    groups = layout.back_groups(card)
     wrong = [([], groups[:1], 8.0, 8.0), ([], groups[1:], 8.0, 8.0)]
-    caches["pdf"].set(printing._text_digest(card), (0.0, wrong))
+    caches["pdf"].set(cards._text_digest(card), (0.0, wrong))
     roster = example("bwg2", 4)
     roster["members"][0]["name"] += " the Kid"
     layouts.clear()
@@ -66,9 +67,9 @@ def test_a_guess_that_prints_more_cards_than_needed_is_not_kept(layouts):
 def test_a_guess_that_overflows_is_fitted_again():
     roster = example("bwg2", 4)
     card = printing.prepare(roster).cards[0]
-    groups = printing.back_groups(card)
+    groups = layout.back_groups(card)
     # everything on the first front: it cannot fit a Tranquility Crew captain's card
-    caches["pdf"].set(printing._text_digest(card), (0.0, [(groups, [], 8.0, 8.0)]))
+    caches["pdf"].set(cards._text_digest(card), (0.0, [(groups, [], 8.0, 8.0)]))
     guessed = printing.cards_pdf(roster, parallel=False)
     assert page_texts(guessed) == page_texts(fresh(roster))
 
@@ -93,9 +94,9 @@ def test_a_unit_mate_renamed_refills_the_cards_that_name_him():
     printing.cards_pdf(gang(), parallel=False)
     changed = gang()
     changed["members"][3]["name"] = "Cole the Kid"
-    plans = printing._plans(printing.prepare(changed), None)
-    before = {c.key: printing._text_digest(c) for c in printing.prepare(gang()).cards}
-    mates = [p for p in plans if printing._text_digest(p.card) != before[p.card.key]]
+    plans = cards._plans(printing.prepare(changed), None)
+    before = {c.key: cards._text_digest(c) for c in printing.prepare(gang()).cards}
+    mates = [p for p in plans if cards._text_digest(p.card) != before[p.card.key]]
     assert len(mates) >= 2  # their text names him: no guess by text
     assert any(p.guessed for p in mates)  # the cut refilled with the new words
     after = printing.cards_pdf(changed, parallel=False)
@@ -106,26 +107,26 @@ def test_a_unit_mate_renamed_refills_the_cards_that_name_him():
 def test_the_guess_is_kept_by_the_cards_text_not_its_name():
     first, second = printing.prepare(example("bwg1", 2)).cards
     renamed_card = printing.prepare(renamed(example("bwg1", 2), 0)).cards[0]
-    assert printing._text_digest(renamed_card) == printing._text_digest(first)
-    assert printing._card_digest(renamed_card) != printing._card_digest(first)
-    assert printing._text_digest(second) != printing._text_digest(first)
+    assert cards._text_digest(renamed_card) == cards._text_digest(first)
+    assert cards._card_digest(renamed_card) != cards._card_digest(first)
+    assert cards._text_digest(second) != cards._text_digest(first)
 
 
 def test_a_cut_is_refilled_with_new_words_only_when_every_item_keeps_its_place():
     from rules.printing import Entry
 
     old = [
-        printing.Group("section", "Skills", [Entry("Quick", "old words"), Entry("Tough", "x")]),
-        printing.Group("notes", "In play", ["With Cole 4."]),
+        layout.Group("section", "Skills", [Entry("Quick", "old words"), Entry("Tough", "x")]),
+        layout.Group("notes", "In play", ["With Cole 4."]),
     ]
     new = [
-        printing.Group("section", "Skills", [Entry("Quick", "new words"), Entry("Tough", "y")]),
-        printing.Group("notes", "In play", ["With Cole the Kid."]),
+        layout.Group("section", "Skills", [Entry("Quick", "new words"), Entry("Tough", "y")]),
+        layout.Group("notes", "In play", ["With Cole the Kid."]),
     ]
     first, rest = replace_items(old[0], 1), replace_items(old[0], 1, start=1)
     rest.continued = True
     fitted = [([first], [rest, old[1]], 8.0, 8.0)]
-    refilled = printing._refill(fitted, new)
+    refilled = cards._refill(fitted, new)
     assert refilled == [
         (
             [replace_items(new[0], 1)],
@@ -135,11 +136,11 @@ def test_a_cut_is_refilled_with_new_words_only_when_every_item_keeps_its_place()
         )
     ]
     # an entry cut between two faces: its words cannot be placed without a layout
-    cut = printing.Group("section", "Skills", [Entry("Tough (continued)", "x")], True, True)
-    assert printing._refill([([first], [cut, old[1]], 8.0, 8.0)], new) is None
+    cut = layout.Group("section", "Skills", [Entry("Tough (continued)", "x")], True, True)
+    assert cards._refill([([first], [cut, old[1]], 8.0, 8.0)], new) is None
     # another shape: a group more or less
-    assert printing._refill(fitted, new[:1]) is None
-    assert printing._refill(fitted, [*new, new[1]]) is None
+    assert cards._refill(fitted, new[:1]) is None
+    assert cards._refill(fitted, [*new, new[1]]) is None
 
 
 def replace_items(group, count, *, start=0, continued=False):

@@ -15,6 +15,7 @@ import pytest
 from pypdf import PdfReader, PdfWriter
 
 from builder import printing
+from builder.printing import cards, documents, render
 from rules.pdf import PdfError, run_in_parallel
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -64,13 +65,13 @@ def test_the_fitting_done_in_two_processes_is_remembered_like_in_one(monkeypatch
     roster = example("bwg1")
     printing.cards_pdf(roster, parallel=True)
     layouts = []
-    real = printing._render
+    real = render.document
 
     def counting(html):
         layouts.append(html)
         return real(html)
 
-    monkeypatch.setattr(printing, "_render", counting)
+    monkeypatch.setattr(render, "document", counting)
     # the same cards again: every fit known, one layout (per half: two processes, but
     # only this one's is counted here)
     printing.cards_pdf(roster, paper="letter", parallel=False)
@@ -79,7 +80,7 @@ def test_the_fitting_done_in_two_processes_is_remembered_like_in_one(monkeypatch
 
 def test_the_halves_cost_about_the_same_and_keep_every_unit_once():
     costs = [900, 100, 300, 50, 620, 20]
-    first, second = printing._halves(costs)
+    first, second = cards._halves(costs)
     assert sorted(first + second) == list(range(len(costs)))
     assert first == sorted(first) and second == sorted(second)
     loads = sum(costs[i] for i in first), sum(costs[i] for i in second)
@@ -95,7 +96,7 @@ def test_pdfs_are_joined_with_each_page_where_it_belongs():
         writer.write(out)
         return out.getvalue()
 
-    joined = printing.join_pdfs([(pdf("a", "ccc"), [0, 2]), (pdf("bb", "dddd"), [1, 3])])
+    joined = render.join_pdfs([(pdf("a", "ccc"), [0, 2]), (pdf("bb", "dddd"), [1, 3])])
     widths = [float(p.mediabox.width) / 72 for p in PdfReader(io.BytesIO(joined)).pages]
     assert widths == [2, 3, 4, 5]
 
@@ -123,17 +124,17 @@ def test_a_helpers_failure_is_the_pdfs_error_not_a_hang():
 
 def test_parallel_follows_the_setting(settings):
     settings.PDF_PARALLEL = False
-    assert not printing.parallel_allowed()
+    assert not render.parallel_allowed()
     settings.PDF_PARALLEL = True
-    assert printing.parallel_allowed()
+    assert render.parallel_allowed()
 
 
 def test_a_render_made_ahead_uses_one_cpu_and_a_click_two(monkeypatch):
     seen = []
     monkeypatch.setattr(
-        printing, "cards_pdf", lambda roster, **options: seen.append(options["parallel"])
+        documents, "cards_pdf", lambda roster, **options: seen.append(options["parallel"])
     )
-    monkeypatch.setattr(printing, "run_with_deadline", lambda job, seconds, nice: job())
+    monkeypatch.setattr(documents, "run_with_deadline", lambda job, seconds, nice: job())
     printing.print_pdf({}, "cards", nice=19)
     printing.print_pdf({}, "cards")
     assert seen == [False, None]  # None: the setting (two CPUs: two processes)

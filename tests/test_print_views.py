@@ -10,6 +10,8 @@ from pypdf import PdfReader
 
 from builder import printing
 from builder.models import Gang
+from builder.printing import documents
+from builder.views import printing as print_views
 from tests.factories import build_gang
 from tests.helpers.pdf import pdf_text
 
@@ -81,13 +83,13 @@ def test_anyone_with_the_share_link_can_print_and_nobody_else(client, gang):
 
 def test_the_pdf_carries_a_qr_code_of_the_share_page(owner_client, gang, monkeypatch):
     seen = {}
-    real = printing.cached_pdf
+    real = print_views.cached_pdf
 
     def spy(roster, kind, **options):
         seen.update(options)
         return real(roster, kind, **options)
 
-    monkeypatch.setattr(printing, "cached_pdf", spy)
+    monkeypatch.setattr(print_views, "cached_pdf", spy)
     owner_client.get(print_url(gang, kind="sheet"))
     assert seen["share_url"] == f"http://testserver/s/{gang.share_token}/"
 
@@ -108,13 +110,13 @@ def test_a_second_download_comes_from_the_cache_until_the_gang_changes(
     owner_client, gang, monkeypatch
 ):
     made = []
-    real = printing.print_pdf
+    real = documents.print_pdf
 
     def counting(*args, **kwargs):
         made.append(args[1])
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(printing, "print_pdf", counting)
+    monkeypatch.setattr(documents, "print_pdf", counting)
     url = print_url(gang, kind="sheet", paper="a4")
     first = owner_client.get(url).content
     second = owner_client.get(url).content
@@ -133,7 +135,7 @@ def test_when_weasyprint_cannot_load_the_user_gets_a_clear_page(owner_client, ga
     def broken(*args, **kwargs):
         raise printing.PdfUnavailable("WeasyPrint can't load: cannot load library 'libpango-1.0-0'")
 
-    monkeypatch.setattr(printing, "print_pdf", broken)
+    monkeypatch.setattr(documents, "print_pdf", broken)
     response = owner_client.get(print_url(gang, kind="cards"))
     assert response.status_code == 503
     body = response.content.decode()
@@ -149,7 +151,7 @@ def test_a_render_stopped_after_its_time_says_so(owner_client, gang, settings, m
     def slow(*args, **kwargs):
         time.sleep(20)
 
-    monkeypatch.setattr(printing, "sheet_pdf", slow)
+    monkeypatch.setattr(documents, "sheet_pdf", slow)
     response = owner_client.get(print_url(gang, kind="sheet"))
     assert response.status_code == 504
     assert "took longer than 0.3 seconds, so it was stopped" in response.content.decode()

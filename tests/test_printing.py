@@ -17,6 +17,9 @@ from pypdf import PdfReader
 
 from benchmarks.bench_editors import grown  # a player's big gang, as benchmarked
 from builder import printing
+from builder.printing import documents, layout, render
+from builder.printing.cards import layout_cards
+from builder.printing.printed import Printed, base_context
 from rules import get_system
 from rules.printing import Card, Entry, Section, Stat
 from rules.roster import make_roster, read_roster
@@ -54,7 +57,7 @@ def boxes(document, attribute: str):
     """(page number, box, element) for each layout box whose element has ``attribute``."""
     for number, page in enumerate(document.pages):
         seen = set()
-        for box in printing._boxes(page._page_box):
+        for box in layout._boxes(page._page_box):
             element = getattr(box, "element", None)
             if element is None or element.get(attribute) is None or id(element) in seen:
                 continue
@@ -86,10 +89,10 @@ def test_every_pdf_is_exactly_the_paper_asked_for(system, paper, size_mm):
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_every_card_is_63_by_88_mm_on_a_centred_three_by_three_grid(paper):
     spec = printing.PAPERS[paper]
-    document = printing.layout_cards(printing.prepare(example("bwg2")), spec)
+    document = layout_cards(printing.prepare(example("bwg2")), spec)
     cards = card_boxes(document)
     assert cards, "no cards laid out"
-    x0, y0 = printing.grid(spec)
+    x0, y0 = layout.grid(spec)
     assert x0 == pytest.approx((spec.width - 189) / 2) and y0 == pytest.approx(
         (spec.height - 264) / 2
     )
@@ -108,8 +111,8 @@ def test_every_card_is_63_by_88_mm_on_a_centred_three_by_three_grid(paper):
 
 def test_cut_marks_run_along_every_cut_and_stay_off_the_cards():
     spec = printing.PAPERS["a4"]
-    x0, y0 = printing.grid(spec)
-    marks = printing.cut_marks(spec)
+    x0, y0 = layout.grid(spec)
+    marks = layout.cut_marks(spec)
     assert len(marks) == 16  # 4 vertical cuts and 4 horizontal, marked at both ends
     xs = {round(m["x"], 2) for m in marks if m["w"] == 0}
     ys = {round(m["y"], 2) for m in marks if m["h"] == 0}
@@ -121,7 +124,7 @@ def test_cut_marks_run_along_every_cut_and_stay_off_the_cards():
         assert outside_x or outside_y
         assert m["x"] >= 0 and m["x"] + m["w"] <= spec.width
         assert m["y"] >= 0 and m["y"] + m["h"] <= spec.height
-    document = printing.layout_cards(printing.prepare(example("bwg1")), spec)
+    document = layout_cards(printing.prepare(example("bwg1")), spec)
     assert len(list(boxes(document, "data-card"))) > 0
     html_marks = [b for _n, b, e in boxes(document, "class") if "cut" in e.get("class").split()]
     assert len(html_marks) == 16 * len(document.pages)
@@ -131,7 +134,7 @@ def test_the_back_of_card_n_lands_behind_card_n_when_flipped_on_the_long_edge():
     spec = printing.PAPERS["a4"]
     roster = example("gf26")
     roster["members"] = roster["members"] * 3  # more than nine cards: two sheets
-    document = printing.layout_cards(printing.prepare(roster), spec)
+    document = layout_cards(printing.prepare(roster), spec)
     fronts, backs = {}, {}
     for page, box, element in card_boxes(document):
         side = "front" if "front" in element.get("class") else "back"
@@ -159,7 +162,7 @@ def test_mirrored_order_in_the_pdf_itself():
                 positions[number] = (tm[4] * cm[0] + cm[4]) / MM
 
         page.extract_text(visitor_text=visit)
-    x0, _ = printing.grid(printing.PAPERS["a4"])
+    x0, _ = layout.grid(printing.PAPERS["a4"])
     assert positions[0] < x0 + 63  # front: the first column
     assert positions[1] > x0 + 2 * 63  # back: the third column, behind it
 
@@ -183,7 +186,7 @@ def test_a_single_card_is_its_own_pdf():
     for other in printed.cards:
         if other.name != wanted.name:
             assert other.name not in text
-    document = printing.layout_cards(printed, printing.PAPERS["a4"], member_key=wanted.key)
+    document = layout_cards(printed, printing.PAPERS["a4"], member_key=wanted.key)
     assert {e.get("data-member") for _n, _b, e in card_boxes(document)} == {wanted.key}
     with pytest.raises(KeyError):
         printing.cards_pdf(roster, member_key="nobody")
@@ -217,7 +220,7 @@ def all_fixture_cards():
 
 
 def _text(box) -> str:
-    return " ".join(b.text for b in printing._boxes(box) if hasattr(b, "text"))
+    return " ".join(b.text for b in layout._boxes(box) if hasattr(b, "text"))
 
 
 def faces_in_reading_order(document) -> list[tuple[str, int, str, str]]:
@@ -257,8 +260,8 @@ def test_the_longest_card_in_the_fixtures_prints_all_its_text():
     _length, key, roster = max(all_fixture_cards(), key=lambda f: f[0])
     printed = printing.prepare(roster)
     card = next(c for c in printed.cards if c.key == key)
-    document = printing.layout_cards(printed, printing.PAPERS["a4"], member_key=key)
-    assert printing.measure(document) == {}  # every face fits its card: nothing cut off
+    document = layout_cards(printed, printing.PAPERS["a4"], member_key=key)
+    assert layout.measure(document) == {}  # every face fits its card: nothing cut off
     text = reading_text(document)
     for section in card.sections:
         for entry in section.entries:
@@ -273,7 +276,7 @@ PARAGRAPH = (
 )
 
 
-def printed_with_rule(repeat: int) -> tuple[printing.Printed, Card]:
+def printed_with_rule(repeat: int) -> tuple[Printed, Card]:
     """The gf26 example with one card whose rule is ``repeat`` paragraphs long."""
     printed = printing.prepare(example("gf26"))
     text = " ".join(f"({n}) {PARAGRAPH}" for n in range(1, repeat + 1))
@@ -298,8 +301,8 @@ def faces_of(document):
 
 def test_text_goes_on_the_front_first_and_a_card_that_fits_at_8pt_stays_at_8pt():
     printed, card = printed_with_rule(4)
-    document = printing.layout_cards(printed, printing.PAPERS["a4"])
-    assert printing.measure(document) == {}
+    document = layout_cards(printed, printing.PAPERS["a4"])
+    assert layout.measure(document) == {}
     assert "pt8" in faces_of(document)["f0"].split()
     ((_key, _part, _side, front), (_k, _p, _s, back)) = faces_in_reading_order(document)
     assert "(1) When this character is activated" in front  # under the stat line
@@ -308,8 +311,8 @@ def test_text_goes_on_the_front_first_and_a_card_that_fits_at_8pt_stays_at_8pt()
 
 def test_a_card_that_is_too_long_is_set_at_7pt_before_anything_moves():
     printed, card = printed_with_rule(13)
-    document = printing.layout_cards(printed, printing.PAPERS["a4"])
-    assert printing.measure(document) == {}
+    document = layout_cards(printed, printing.PAPERS["a4"])
+    assert layout.measure(document) == {}
     styles = faces_of(document)
     assert "pt7" in styles["f0"].split() and "pt7" in styles["b0"].split()
     parts = [e.get("data-part") for _n, _b, e in card_boxes(document)]
@@ -319,8 +322,8 @@ def test_a_card_that_is_too_long_is_set_at_7pt_before_anything_moves():
 
 def test_text_too_long_for_one_card_goes_on_to_a_second_card_front_first_and_none_is_lost():
     printed, card = printed_with_rule(18)
-    document = printing.layout_cards(printed, printing.PAPERS["a4"])
-    assert printing.measure(document) == {}  # nothing overflows any card
+    document = layout_cards(printed, printing.PAPERS["a4"])
+    assert layout.measure(document) == {}  # nothing overflows any card
     faces = faces_in_reading_order(document)
     assert [(part, side) for _k, part, side, _t in faces] == [
         (1, "front"),
@@ -342,16 +345,16 @@ def test_text_too_long_for_one_card_goes_on_to_a_second_card_front_first_and_non
 
 def test_split_keeps_every_word_of_an_entry_in_order():
     entry = Entry("Rule", " ".join(f"w{n}" for n in range(300)))
-    card = printing.Card("1", "A", "", "circle", [])
-    face = printing.Face(card, [], front=[printing.Group("section", "Skills", [entry])])
+    card = Card("1", "A", "", "circle", [])
+    face = layout.Face(card, [], front=[layout.Group("section", "Skills", [entry])])
     # "Rule" and 300 words, 12 words a line: 26 lines, each 10 px below the last; the
     # identity block takes the first 30 px of the front
     words = ["Rule", *entry.text.split()]
     letters = list(itertools.accumulate(len(w) for w in words))
     lines = [(30.0 + (n + 1) * 10.0, letters[min((n + 1) * 12, 301) - 1]) for n in range(26)]
-    fit = printing.Fit(capacity=110.0, height=290.0)
+    fit = layout.Fit(capacity=110.0, height=290.0)
     fit.items[(0, 0)] = (30.0, 290.0, lines)
-    faces = printing.split_face(face, fit)
+    faces = layout.split_face(face, fit)
     pieces = [g.items[0] for f in faces for g in (*f.front, *f.groups)]
     assert len(faces) == 2 and len(pieces) == 4  # both faces of two cards
     assert [p.term for p in pieces] == ["Rule"] + ["Rule (continued)"] * 3
@@ -370,13 +373,13 @@ def test_a_cut_entry_is_turned_over_between_two_sentences():
     # "Rule" and 300 words, 12 words a line, a sentence every 20 words (w19., w39., ...)
     words = [f"w{n}." if n % 20 == 19 else f"w{n}" for n in range(300)]
     entry = Entry("Rule", " ".join(words))
-    card = printing.Card("1", "A", "", "circle", [])
-    face = printing.Face(card, [], front=[printing.Group("section", "Skills", [entry])])
+    card = Card("1", "A", "", "circle", [])
+    face = layout.Face(card, [], front=[layout.Group("section", "Skills", [entry])])
     letters = list(itertools.accumulate(len(w) for w in ["Rule", *words]))
     lines = [(30.0 + (n + 1) * 10.0, letters[min((n + 1) * 12, 301) - 1]) for n in range(26)]
-    fit = printing.Fit(capacity=110.0, height=290.0)
+    fit = layout.Fit(capacity=110.0, height=290.0)
     fit.items[(0, 0)] = (30.0, 290.0, lines)
-    faces = printing.split_face(face, fit)
+    faces = layout.split_face(face, fit)
     pieces = [g.items[0] for f in faces for g in (*f.front, *f.groups)]
     assert " ".join(p.text for p in pieces) == entry.text  # every word, in order
     assert all(p.text.endswith(".") for p in pieces[:-1]), [p.text[-12:] for p in pieces]
@@ -389,7 +392,7 @@ def layout_example(system: str, language: str):
     from django.utils import translation
 
     with translation.override(language):
-        return printing.layout_cards(printing.prepare(example(system)), printing.PAPERS["a4"])
+        return layout_cards(printing.prepare(example(system)), printing.PAPERS["a4"])
 
 
 def cut_entries(document, language: str) -> list[tuple[str, str]]:
@@ -438,16 +441,16 @@ def test_the_shipped_examples_turn_their_cards_over_between_sentences(
 
     document = layout_example(system, language)
     cuts = cut_entries(document, language)
-    mid_sentence = [(b[-40:], a[:40]) for b, a in cuts if not b.endswith(printing.SENTENCE_ENDS)]
+    mid_sentence = [(b[-40:], a[:40]) for b, a in cuts if not b.endswith(layout.SENTENCE_ENDS)]
     if system == "bwg1":  # the issue's "A 1-handed gun for" / "short and medium range"
         assert not mid_sentence
     else:
         assert cuts, "the example has a cut entry (else this test proves nothing)"
     if mid_sentence:
         caches["pdf"].clear()  # the cuts remembered for each card
-        split = printing._split
+        split = layout._split
         monkeypatch.setattr(
-            printing,
+            layout,
             "_split",
             lambda f, fit, slack, **_k: split(f, fit, slack, sentences=True, whole=True),
         )
@@ -460,17 +463,17 @@ def test_the_shipped_examples_turn_their_cards_over_between_sentences(
 def _with_class(box, name: str) -> list:
     return [
         b
-        for b in printing._boxes(box)
+        for b in layout._boxes(box)
         if getattr(b, "element", None) is not None
         and name in (b.element.get("class") or "").split()
     ]
 
 
 def test_the_back_head_makes_room_and_every_back_text_starts_under_it():
-    """A back's (and a second front's) text starts where printing.BACK_TOP says, below the
+    """A back's (and a second front's) text starts where layout.BACK_TOP says, below the
     heading with the member's name, never over it."""
     printed, _card = printed_with_rule(18)
-    document = printing.layout_cards(printed, printing.PAPERS["a4"])
+    document = layout_cards(printed, printing.PAPERS["a4"])
     checked = 0
     for _n, box, _element in card_boxes(document):
         heads, bodies = _with_class(box, "back-head"), _with_class(box, "back-body")
@@ -505,8 +508,8 @@ def test_every_shipped_legal_example_is_counted():
 def test_a_shipped_example_prints_a_card_a_member_and_one_more_at_most(name):
     roster = read_roster((EXAMPLES / name).read_bytes())
     printed = printing.prepare(roster)
-    document = printing.layout_cards(printed, printing.PAPERS["a4"])
-    assert printing.measure(document) == {}
+    document = layout_cards(printed, printing.PAPERS["a4"])
+    assert layout.measure(document) == {}
     counts = cards_per_member(document)
     assert set(counts) == {c.key for c in printed.cards}
     longest = max(printed.cards, key=lambda c: len(c.text())).key
@@ -526,7 +529,7 @@ def test_a_shipped_example_prints_a_card_a_member_and_one_more_at_most(name):
 def test_the_front_carries_the_weapons_with_their_figures_first():
     roster = example("bwg1")
     printed = printing.prepare(roster)
-    document = printing.layout_cards(printed, printing.PAPERS["a4"])
+    document = layout_cards(printed, printing.PAPERS["a4"])
     fronts = {k: t for k, part, side, t in faces_in_reading_order(document) if side == "front"}
     for card in printed.cards:
         front = fronts[card.key]
@@ -584,38 +587,38 @@ def test_a_qr_code_of_the_share_page_only_when_there_is_one():
     roster = example("gf26")
     printed = printing.prepare(roster)
     spec = printing.PAPERS["a4"]
-    with_qr = printing._base_context(printed, spec, SHARE)
-    assert with_qr["qr"] == printing.qr_data_uri(SHARE)
+    with_qr = base_context(printed, spec, SHARE)
+    assert with_qr["qr"] == render.qr_data_uri(SHARE)
     assert with_qr["qr"] == segno.make(SHARE, error="l").svg_data_uri(
         border=2, dark="#000", light="#fff"
     )
     assert with_qr["qr"].startswith("data:image/svg+xml")
-    assert printing._base_context(printed, spec, None)["qr"] == ""
-    html = printing.sheet_html(printed, spec, SHARE)
+    assert base_context(printed, spec, None)["qr"] == ""
+    html = documents.sheet_html(printed, spec, SHARE)
     assert 'class="qr"' in html
-    assert 'class="qr"' not in printing.sheet_html(printed, spec, None)
-    document = printing.layout_cards(printed, spec, share_url=SHARE)
+    assert 'class="qr"' not in documents.sheet_html(printed, spec, None)
+    document = layout_cards(printed, spec, share_url=SHARE)
     qr_boxes = [b for _n, b, e in boxes(document, "class") if e.get("class") == "qr"]
     fronts = list(document.pages)
     assert len(qr_boxes) == len(fronts) // 2  # one on each front page
-    box = printing.qr_place(spec)
+    box = layout.qr_place(spec)
     assert box["size"] >= 9  # big enough for a phone to read
-    x0, y0 = printing.grid(spec)
+    x0, y0 = layout.grid(spec)
     assert box["y"] >= y0 + 264 or box["x"] >= x0 + 189  # never on a card
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_the_qr_code_and_footer_stay_clear_of_cards_and_cut_marks(paper):
     spec = printing.PAPERS[paper]
-    x0, y0 = printing.grid(spec)
-    q = printing.qr_place(spec)
+    x0, y0 = layout.grid(spec)
+    q = layout.qr_place(spec)
     qr = (q["x"], q["y"], q["x"] + q["size"], q["y"] + q["size"])
     assert qr[2] <= spec.width and qr[3] <= spec.height
     assert qr[0] >= x0 + 189 or qr[1] >= y0 + 264
-    for m in printing.cut_marks(spec):
+    for m in layout.cut_marks(spec):
         mark = (m["x"], m["y"], m["x"] + m["w"], m["y"] + m["h"])
         assert mark[2] < qr[0] or mark[0] > qr[2] or mark[3] < qr[1] or mark[1] > qr[3]
-    for cell in printing.footer_cells(spec):
+    for cell in layout.footer_cells(spec):
         assert cell["y"] >= y0 + 264 and cell["y"] + cell["h"] <= spec.height
 
 
@@ -643,11 +646,11 @@ def test_the_big_fallback_font_is_only_loaded_when_a_name_needs_it():
     assert not printing.needs_fallback_font("Zoë Ångström Пётр Ὀδυσσεύς Nguyễn")
     assert printing.needs_fallback_font("山田 太郎")
     printed = printing.prepare(example("rivals"))
-    assert "fallback-font.css" not in printing.sheet_html(printed, printing.PAPERS["a4"])
+    assert "fallback-font.css" not in documents.sheet_html(printed, printing.PAPERS["a4"])
     roster = example("rivals")
     roster["name"] = "山賊団"
     printed = printing.prepare(roster)
-    assert "fallback-font.css" in printing.sheet_html(printed, printing.PAPERS["a4"])
+    assert "fallback-font.css" in documents.sheet_html(printed, printing.PAPERS["a4"])
 
 
 # --------------------------------------------------------------------------- safety
@@ -683,7 +686,7 @@ class RecordingFetchers:
 @pytest.mark.parametrize("system", sorted(LEGAL))
 def test_hostile_names_print_as_text_fetch_nothing_and_attach_nothing(system, monkeypatch):
     fetchers = RecordingFetchers()
-    monkeypatch.setattr(printing, "make_fetcher", fetchers)
+    monkeypatch.setattr(render, "make_fetcher", fetchers)
     roster = example(system)
     roster["name"] = HOSTILE[2]
     for member, name in zip(roster["members"], HOSTILE, strict=False):
@@ -727,7 +730,7 @@ def test_a_render_that_takes_too_long_is_stopped_with_a_clear_error(monkeypatch)
     def slow(*args, **kwargs):
         time.sleep(30)
 
-    monkeypatch.setattr(printing, "cards_pdf", slow)
+    monkeypatch.setattr(documents, "cards_pdf", slow)
     started = time.monotonic()
     with pytest.raises(printing.PdfTimeout, match=r"took longer than 0\.5 seconds"):
         printing.print_pdf(example("bwg1"), "cards", timeout=0.5)
@@ -741,7 +744,7 @@ def test_print_pdf_makes_each_kind_in_a_child_process_and_reports_failures(monke
     def broken(*args, **kwargs):
         raise printing.PdfUnavailable("cannot load library 'libpango-1.0-0'")
 
-    monkeypatch.setattr(printing, "sheet_pdf", broken)
+    monkeypatch.setattr(documents, "sheet_pdf", broken)
     with pytest.raises(printing.PdfUnavailable, match="libpango"):
         printing.print_pdf(roster, "sheet")
     with pytest.raises(ValueError, match="unknown kind"):
@@ -768,7 +771,7 @@ def test_a_gang_sheet_for_a_system_without_its_own_uses_the_generic_one(monkeypa
     printed = printing.prepare(example("gf26"))
     printed.system = copy.copy(printed.system)
     monkeypatch.setattr(type(printed.system), "id", "sixth", raising=False)
-    html = printing.sheet_html(printed, printing.PAPERS["a4"])
+    html = documents.sheet_html(printed, printing.PAPERS["a4"])
     for card in printed.cards:
         assert card.name in html
 
@@ -836,8 +839,8 @@ def test_a_hundred_letter_name_fits_its_front_with_the_stat_line_and_tracks():
     name = "Bartholomew " * 8 + "Longname-Smythe"  # 100 letters, the longest a name can be
     roster["members"][0]["name"] = name
     printed = printing.prepare(roster)
-    document = printing.layout_cards(printed, printing.PAPERS["a4"])
-    assert printing.measure(document) == {}  # the whole front fits its card
+    document = layout_cards(printed, printing.PAPERS["a4"])
+    assert layout.measure(document) == {}  # the whole front fits its card
     text = " ".join(pdf_text(document.write_pdf()).split())
     assert in_order(name, text)
     card = printed.cards[0]
@@ -848,17 +851,17 @@ def test_a_hundred_letter_name_fits_its_front_with_the_stat_line_and_tracks():
 
 def test_printing_the_same_cards_again_takes_one_layout(monkeypatch):
     layouts = []
-    real = printing._render
+    real = render.document
 
     def counting(html):
         layouts.append(len(html))
         return real(html)
 
-    monkeypatch.setattr(printing, "_render", counting)
+    monkeypatch.setattr(render, "document", counting)
     roster = example("bwg2")  # its backs overflow: 7 pt and second cards
-    first = printing.layout_cards(printing.prepare(roster), printing.PAPERS["a4"])
+    first = layout_cards(printing.prepare(roster), printing.PAPERS["a4"])
     assert len(layouts) == 2
-    again = printing.layout_cards(printing.prepare(roster), printing.PAPERS["letter"])
+    again = layout_cards(printing.prepare(roster), printing.PAPERS["letter"])
     assert len(layouts) == 3  # the fit is remembered: one layout, still measured
-    assert printing.measure(again) == {}
+    assert layout.measure(again) == {}
     assert len(again.pages) == len(first.pages)

@@ -338,7 +338,7 @@ def test_an_outage_outside_a_view_is_a_503_as_well(owner):
 def test_other_errors_are_still_500(owner_client, monkeypatch):
     client = Client(raise_request_exception=False)
     client.cookies = owner_client.cookies
-    with mock.patch("builder.views.render", side_effect=RuntimeError("a bug")):
+    with mock.patch("builder.views.gangs.render", side_effect=RuntimeError("a bug")):
         response = client.get(reverse("gang_list"))
     assert response.status_code == 500
     assert "Something went wrong" in response.content.decode()

@@ -34,9 +34,9 @@ def test_share_page_costs_a_fixed_number_of_queries(client, owner, content, size
 
 @pytest.mark.parametrize("size", [1, 20])
 def test_a_cached_pdf_costs_a_fixed_number_of_queries(client, owner, content, size, monkeypatch):
-    from builder import printing
+    from builder.printing import documents
 
-    monkeypatch.setattr(printing, "print_pdf", lambda *args, **kwargs: b"%PDF-1.7 made once")
+    monkeypatch.setattr(documents, "print_pdf", lambda *args, **kwargs: b"%PDF-1.7 made once")
     gang = build_gang(owner, size=size)
     url = reverse("gang_shared_print", args=[gang.share_token]) + "?kind=cards&paper=a4"
     # gang, members, member items + items: the same for a new PDF and a cached one

@@ -13,7 +13,8 @@ from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
 from builder.services import import_gang
-from campaigns import encounter_views, services
+from campaigns import services
+from campaigns.encounter_views import base as encounter_views
 from rules.roster import read_roster
 from tests.browser.builder import (
     log_in,

@@ -509,7 +509,8 @@ def test_a_book_figure_left_out_is_the_books_without_a_finding():
 
 
 def test_the_shipped_catalogue_has_the_books_figures():
-    """fixtures/bwg1_content.json (loaded into the app) agrees with rules/systems/bwg1/data/content.json."""
+    """fixtures/bwg1_content.json (loaded into the app) agrees with the book's content
+    (rules/systems/bwg1/data/content.json)."""
     fixture = json.loads((ROOT / "fixtures" / "bwg1_content.json").read_text("utf-8"))
     book = {e["fields"]["name"]: e["fields"] for e in fixture if not e["fields"]["is_sample"]}
     assert {n: f["stats"]["level"] for n, f in book.items() if f["category"] == "weapon"} == {
