@@ -2,7 +2,7 @@
 
 Plain data, no Django and no HTML: each game system turns its evaluated roster into these
 objects (``print_cards``, ``print_sheet``, ``quick_reference`` on the system), and the app's
-print module lays them out (``builder/printing.py``: templates, then ``rules.pdf``). A
+print module lays them out (``builder/printing/``: templates, then ``rules.pdf``). A
 sixth system that fills these in gets cards, a generic gang sheet and a quick-reference
 sheet without any other change.
 
