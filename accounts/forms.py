@@ -11,14 +11,14 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from gangfight_site import background, links
-from gangfight_site.throttle import Attempt, attempt
+from common import background, links
+from common.throttle import Attempt, attempt
 
 
 def throttle_address_mail(request, email: str, user=None) -> Attempt:
     """Count a mail asked for ``email`` (a confirmation, or an "address taken" notice):
     per address typed, per account asking and per client address, like a password reset
-    (gangfight_site/throttle.py, scope "email-change"), so nobody can fill someone's
+    (common/throttle.py, scope "email-change"), so nobody can fill someone's
     mailbox from one account or many."""
     return attempt(request, email, scope="email-change", user=user)
 
@@ -88,7 +88,7 @@ class SignUpForm(UserCreationForm):
 
 class PasswordAgainMixin:
     """A form that asks for the user's password again: failures are counted with the
-    log-in's (gangfight_site/throttle.py, scope "password-again", per account and per
+    log-in's (common/throttle.py, scope "password-again", per account and per
     client address), so a borrowed session cannot be used to guess the password."""
 
     def clean_password(self) -> str:
@@ -149,7 +149,7 @@ class EmailChangeForm(PasswordAgainMixin, forms.Form):
 
 class ThrottledPasswordResetForm(PasswordResetForm):
     """Django's password reset: at most so many requests per typed address and per
-    client address in a window (gangfight_site/throttle.py, scope "password-reset").
+    client address in a window (common/throttle.py, scope "password-reset").
     Whether the address belongs to anyone is never said, throttled or not."""
 
     throttled: Attempt | None = None
@@ -187,7 +187,7 @@ class ThrottledPasswordResetForm(PasswordResetForm):
         html_email_template_name=None,
     ) -> None:
         """The mail, written now and sent in the background (accounts/tasks.py); its link
-        made from SITE_URL, never from the request's Host (gangfight_site/links.py)."""
+        made from SITE_URL, never from the request's Host (common/links.py)."""
         context = {**context, **links.protocol_and_domain(self.request)}
         subject = "".join(render_to_string(subject_template_name, context).splitlines())
         body = render_to_string(email_template_name, context)

@@ -1,5 +1,5 @@
 """A one-time link to log in, mailed to an account's own address: the owner's way in when
-a new browser is past the account's limit of failed log-ins (gangfight_site/throttle.py).
+a new browser is past the account's limit of failed log-ins (common/throttle.py).
 
 Anyone may ask for one by the account's name; the page that follows says the same whether
 the account exists or has an address, and asking is throttled per account and per client
@@ -23,8 +23,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import language
-from gangfight_site import background, links
-from gangfight_site.throttle import attempt, remember_device
+from common import background, links
+from common.throttle import attempt, remember_device
 
 SALT = "gangfight.login-link"
 

@@ -44,9 +44,8 @@ from django.utils.translation import gettext as _
 from accounts import privacy as own_part
 from accounts.forms import email_taken
 from accounts.language import language_of
-from common import names
+from common import background, names
 from common.discovery import app_modules
-from gangfight_site import background
 
 EMAIL_SALT = "accounts.email-change"
 REVERT_SALT = "accounts.email-revert"

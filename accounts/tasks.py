@@ -1,4 +1,4 @@
-"""The account's background work (gangfight_site/background.py): mail is sent after the
+"""The account's background work (common/background.py): mail is sent after the
 request, so a slow or broken mail server never holds a page nor makes it fail, and a
 password reset answers as fast for an address that has an account as for one that has not."""
 

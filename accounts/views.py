@@ -25,8 +25,8 @@ from accounts.forms import (
     ThrottledPasswordResetForm,
 )
 from accounts.links import safe_next, with_next
-from gangfight_site import links
-from gangfight_site.throttle import ThrottledAuthenticationForm, remember_device
+from common import links
+from common.throttle import ThrottledAuthenticationForm, remember_device
 
 PAGE = ["GET", "HEAD", "POST"]
 
@@ -64,7 +64,7 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 
 class LoginView(auth_views.LoginView):
-    """Django's log-in, throttled (gangfight_site/throttle.py): one attempt too many is
+    """Django's log-in, throttled (common/throttle.py): one attempt too many is
     answered 429 with the form and how long to wait, and its password is not checked."""
 
     authentication_form = ThrottledAuthenticationForm

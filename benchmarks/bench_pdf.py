@@ -126,7 +126,7 @@ def click(iterations: int) -> None:
     from django.test.utils import override_settings, setup_test_environment
     from django.urls import reverse
 
-    from gangfight_site import background
+    from common import background
     from gangfight_site.startup import settle
     from tests.factories import build_gang
 

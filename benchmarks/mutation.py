@@ -9,7 +9,7 @@ tests run for it is pyproject.toml's ``[tool.mutmut]``; results are kept in ``mu
 
     python3 -m uv run --locked --group mutation python benchmarks/mutation.py
     python3 -m uv run --locked --group mutation python benchmarks/mutation.py \\
-        "gangfight_site.throttle*" "campaigns.leagues*" "rules.play.engine*"
+        "common.throttle*" "campaigns.leagues*" "rules.play.engine*"
     python3 -m uv run --locked --group mutation python benchmarks/mutation.py --report
 
 Names are mutmut's (``module.x_function__mutmut_N``, globs allowed): given names, only

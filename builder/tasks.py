@@ -1,7 +1,7 @@
 """Background work for the builder: a gang's PDFs made before anyone asks for them.
 
 After a change to a gang commits, :func:`schedule_prerender` submits
-:func:`prerender_gang` (``gangfight_site/background.py``), debounced by the gang: a burst
+:func:`prerender_gang` (``common/background.py``), debounced by the gang: a burst
 of clicks makes the PDFs once, ``PDF_PRERENDER_DELAY`` seconds after the last. The task
 makes what the Print menu gives by default (the cards on A4, the gang sheet and the quick
 reference) through the same :func:`builder.printing.cached_pdf` a click uses, so the click
@@ -17,7 +17,7 @@ from django.conf import settings
 from django.utils import translation
 
 from accounts.language import language_of
-from gangfight_site.background import submit
+from common.background import submit
 
 log = logging.getLogger(__name__)
 

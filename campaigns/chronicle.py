@@ -21,7 +21,7 @@ from django.utils.translation import gettext, gettext_noop, ngettext
 
 from builder.printing import PAPERS, needs_fallback_font
 from campaigns.charts import MISSING, Series, chart_table, line_chart
-from gangfight_site.engine_words import shown
+from common.engine_words import shown
 from rules import get_system
 from rules.campaign import SHOWDOWN_FATES, CampaignError, CampaignState, EncounterState
 from rules.i18n import punctuate

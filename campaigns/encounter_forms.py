@@ -12,7 +12,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext, gettext_lazy
 
-from gangfight_site.engine_words import shown
+from common.engine_words import shown
 from rules.campaign import (
     MAX_HAPPENINGS,
     SHOWDOWN_FATES,

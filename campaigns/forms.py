@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from builder.models import Gang
 from campaigns.models import Campaign
-from gangfight_site.engine_words import shown
+from common.engine_words import shown
 from rules import all_systems
 from rules.campaign import progression_for
 

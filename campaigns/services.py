@@ -21,7 +21,7 @@ from builder.models import Gang
 from builder.roster import export_roster
 from campaigns import signals
 from campaigns.models import Campaign, CampaignEvent, CampaignGang, new_invite_token
-from gangfight_site.recent import PerThread
+from common.recent import PerThread
 from rules.campaign import (
     CampaignError,
     CampaignState,

@@ -29,7 +29,7 @@ from campaigns import access, chronicle, services
 from campaigns.access import PAGE_METHODS, login_required, post_only
 from campaigns.forms import CampaignForm, CampaignSettingsForm, FinishForm, JoinForm
 from campaigns.models import Campaign, CampaignEvent, CampaignGang
-from gangfight_site import links
+from common import links
 from rules import get_system
 from rules.campaign import RUNNING, SETUP, CampaignError, CampaignState, replay
 

@@ -3,7 +3,7 @@ them and refuses to start on an error), so a misconfiguration is an error at sta
 lockout, a bent link or a full Redis later (issue 27):
 
 - ``SITE_URL`` is set, is an http(s) address, and its host is one ``ALLOWED_HOSTS``
-  lets in (every link in mail and PDFs is made from it: gangfight_site/links.py);
+  lets in (every link in mail and PDFs is made from it: common/links.py);
 - the proxy settings are coherent: ``TRUSTED_PROXIES`` names proxies, not the internet;
   the old yes/no ``TRUST_X_FORWARDED_FOR`` is gone; an HTTPS redirect needs the proxy
   that says a request came over HTTPS to be named;
@@ -70,7 +70,7 @@ def site_url(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
 
 @checks.register(TAG, deploy=True)
 def proxies(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
-    from gangfight_site.proxies import too_wide
+    from common.proxies import too_wide
 
     found: list[checks.CheckMessage] = []
     if getattr(settings, "TRUST_X_FORWARDED_FOR", False):

@@ -11,8 +11,8 @@ from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.utils.cache import add_never_cache_headers
 
-# who the client is behind the named proxies: gangfight_site/proxies.py
-from gangfight_site.proxies import ProxyHeadersMiddleware  # noqa: F401
+# who the client is behind the named proxies: common/proxies.py
+from common.proxies import ProxyHeadersMiddleware  # noqa: F401
 
 logger = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@
   With it, the PDF cache is in Redis too and background work goes to Celery
   (``BACKGROUND_TASKS``, ``PDF_PRERENDER_DELAY``, ``SITE_URL``: see the README).
 - ``LOGIN_FAILURES_PER_ACCOUNT``, ``LOGIN_FAILURES_PER_ADDRESS``, ``LOGIN_FAILURE_WINDOW``
-  (seconds): log-in throttling (gangfight_site/throttle.py).
+  (seconds): log-in throttling (common/throttle.py).
 - ``TRUSTED_PROXIES``: the reverse proxies in front (addresses or networks, comma-separated):
   only a request from one of them may say who the client is (``X-Forwarded-For``) or that
   it came over HTTPS (``X-Forwarded-Proto``).
@@ -106,7 +106,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     # X-Forwarded-* believed only from TRUSTED_PROXIES (dropped from anyone else's request)
-    "gangfight_site.proxies.ProxyHeadersMiddleware",
+    "common.proxies.ProxyHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "gangfight_site.middleware.SecurityHeadersMiddleware",
     "gangfight_site.middleware.DatabaseOutageMiddleware",
@@ -236,7 +236,7 @@ if os.environ.get("PDF_LOCK_DIR"):
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL and importlib.util.find_spec("redis") is None:
     raise ImproperlyConfigured("REDIS_URL is set but the redis package is not installed.")
-# Background work (gangfight_site/background.py): "celery" (a worker, Redis as the broker)
+# Background work (common/background.py): "celery" (a worker, Redis as the broker)
 # when REDIS_URL is set, else "thread" (a thread in each app process); "record" in tests.
 BACKGROUND_TASKS = os.environ.get("BACKGROUND_TASKS", "").strip() or (
     "celery" if REDIS_URL else "thread"
@@ -291,7 +291,7 @@ if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0"))
 
-# Log-in throttling (gangfight_site/throttle.py). Attempts are counted in the default cache
+# Log-in throttling (common/throttle.py). Attempts are counted in the default cache
 # per account (the username as typed, case-folded) and per client address (an IPv6 address
 # by its /64); past a limit the form says how long to wait and no password is checked
 # until the window, which starts at the first counted attempt, is over. A successful

@@ -4,11 +4,11 @@ from django.urls import include, path
 
 from accounts import language, login_links
 from accounts import views as account_views
+from common.throttle import ThrottledAdminAuthenticationForm
 from gangfight_site import views
-from gangfight_site.throttle import ThrottledAdminAuthenticationForm
 from notifications import views as notification_views
 
-# The admin's log-in counts attempts with the site's (gangfight_site/throttle.py).
+# The admin's log-in counts attempts with the site's (common/throttle.py).
 admin.site.login_form = ThrottledAdminAuthenticationForm
 
 handler500 = "gangfight_site.views.server_error"

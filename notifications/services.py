@@ -38,7 +38,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.language import language_of
-from gangfight_site import background
+from common import background
 from notifications.models import Mailed, Notice, Preference
 from notifications.waiting import KINDS, Waiting, waiting_for
 
@@ -301,8 +301,8 @@ def set_muted(user, kinds: Iterable[str]) -> Preference:
 def site_origin() -> str:
     """``SITE_URL`` (the site's address as its users reach it; required in production),
     else the address of ``manage.py serve``: never a request's Host, and nothing a request
-    said is kept for the mails written later (gangfight_site/links.py)."""
-    from gangfight_site import links
+    said is kept for the mails written later (common/links.py)."""
+    from common import links
 
     return links.site_origin()
 

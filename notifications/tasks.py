@@ -1,4 +1,4 @@
-"""Background tasks (gangfight_site/background.py runs them by their dotted path)."""
+"""Background tasks (common/background.py runs them by their dotted path)."""
 
 from __future__ import annotations
 

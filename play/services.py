@@ -29,7 +29,7 @@ from campaigns import services as campaign_services
 from campaigns.leagues import services as league_services
 from campaigns.leagues.models import MatchReport, Pairing
 from campaigns.models import Campaign, CampaignGang
-from gangfight_site.recent import PerThread
+from common.recent import PerThread
 from play.models import Game, TapEvent
 from rules.campaign import CONFIRMED, CampaignError
 from rules.campaign import prepare as campaign_prepare

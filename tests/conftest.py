@@ -9,7 +9,7 @@ from django.test import Client
 from django.utils import translation
 
 from builder.models import Gang
-from gangfight_site import background as background_tasks
+from common import background as background_tasks
 from tests.factories import build_gang
 from tests.helpers.users import PASSWORD, make_user
 
@@ -110,7 +110,7 @@ def pdf_cache(settings, tmp_path) -> None:
 
 
 class Background:
-    """Background work submitted during a test (gangfight_site/background.py, "record")."""
+    """Background work submitted during a test (common/background.py, "record")."""
 
     @property
     def submitted(self) -> list:

@@ -1,4 +1,4 @@
-"""Background work (gangfight_site/background.py): after commit, debounced, off the request."""
+"""Background work (common/background.py): after commit, debounced, off the request."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import threading
 import pytest
 from django.db import transaction
 
-from gangfight_site import background as bg
+from common import background as bg
 
 RAN: list[dict] = []
 STARTED = threading.Event()
@@ -133,7 +133,7 @@ def test_a_failing_task_is_logged_and_the_worker_goes_on(
     db, settings, django_capture_on_commit_callbacks, caplog
 ):
     settings.BACKGROUND_TASKS = "thread"
-    with caplog.at_level(logging.ERROR, logger="gangfight_site.background"):
+    with caplog.at_level(logging.ERROR, logger="common.background"):
         with django_capture_on_commit_callbacks(execute=True):
             bg.submit("tests.test_background.fails")
             bg.submit(NOTE, value=2)
@@ -162,7 +162,7 @@ def test_a_broker_that_cannot_be_reached_never_fails_the_request(
     }
     monkeypatch.setattr(run_task, "apply_async", down)
     with (
-        caplog.at_level(logging.ERROR, logger="gangfight_site.background"),
+        caplog.at_level(logging.ERROR, logger="common.background"),
         django_capture_on_commit_callbacks(execute=True),
     ):
         bg.submit(NOTE, key="prerender:1", delay=2, value=1)

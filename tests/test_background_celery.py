@@ -24,7 +24,7 @@ from builder.models import Gang
 from builder.printing import documents
 from builder.roster import gang_roster, members_with_items
 from builder.tasks import default_options
-from gangfight_site import background
+from common import background
 from tests.helpers import celery_redis
 
 pytestmark = [pytest.mark.celery, pytest.mark.django_db(transaction=True)]

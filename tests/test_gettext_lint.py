@@ -81,7 +81,7 @@ NOT_FOR_PLAYERS: dict[tuple[str, str], str] = {
         "not reported",
     ): "a CSV value (docs/csv.md: CSV files never translate)",
     ("campaigns/leagues/board.py", "Victory"): "compared with a tiebreaker's English key",
-    ("gangfight_site/throttle.py", "Lax"): "a cookie's SameSite value",
+    ("common/throttle.py", "Lax"): "a cookie's SameSite value",
     ("common/names.py", "former member #{pk}"): "a key (shown through gettext: shown_username)",
     (
         "builder/printing/render.py",
@@ -242,7 +242,7 @@ class Lint(ast.NodeVisitor):
     @staticmethod
     def pattern_of_a_message(node: ast.AST, parent: ast.AST) -> bool:
         """``(pattern, gettext_noop(message))``: the pattern recognises the stored English
-        text; what players read is the message beside it (gangfight_site/engine_words.py)."""
+        text; what players read is the message beside it (common/engine_words.py)."""
         return (
             isinstance(parent, ast.Tuple)
             and len(parent.elts) == 2

@@ -1,5 +1,5 @@
 """Issue 27, findings 1 and 2: nobody can lock everyone out behind a proxy, and nobody can
-lock one player out (gangfight_site/throttle.py).
+lock one player out (common/throttle.py).
 
 Behind the README's reverse proxy every request comes from the proxy's address
 (``REMOTE_ADDR`` 127.0.0.1) with the client's in ``X-Forwarded-For``: only the hop named
@@ -21,7 +21,7 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
-from gangfight_site import throttle
+from common import throttle
 from tests.conftest import PASSWORD
 
 PROXY = "127.0.0.1"

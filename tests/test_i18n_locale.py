@@ -1,5 +1,5 @@
 """Dates, numbers and sorting follow the reader's language in pages (Django's localisation;
-names sorted in Python with gangfight_site.sorting.name_key), while CSV files stay
+names sorted in Python with common.sorting.name_key), while CSV files stay
 machine-friendly (docs/csv.md)."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from django.test import Client
 from django.urls import reverse
 
 from campaigns.leagues import services
-from gangfight_site.sorting import name_key
+from common.sorting import name_key
 from tests.conftest import PASSWORD
 from tests.test_league_views import new_league, play, register
 

@@ -1,4 +1,4 @@
-"""The log-in throttle's windows, counted one attempt at a time (gangfight_site/throttle.py).
+"""The log-in throttle's windows, counted one attempt at a time (common/throttle.py).
 
 Written for the mutation run (docs/benchmarks.md, "Mutation testing"): each test pins a
 rule of the module's docstring and of the settings' comment that the page-level tests in
@@ -17,7 +17,7 @@ from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.core.exceptions import NON_FIELD_ERRORS
 
-from gangfight_site import throttle
+from common import throttle
 from tests.conftest import PASSWORD
 
 T = 1_000_000.0

@@ -31,7 +31,7 @@ from builder.models import Gang
 from builder.services import import_gang
 from campaigns.leagues import services as ls
 from campaigns.leagues.models import ClubMember, Registration
-from gangfight_site import background as bg
+from common import background as bg
 from notifications import services as ns
 from notifications import tasks as notification_tasks
 from notifications.models import Notice

@@ -323,7 +323,7 @@ def test_without_redis_a_thread_of_the_app_makes_them_after_the_request(
 ):
     """The embedded default: no worker to start, the PDFs are made by a thread of the
     app's own process, after the request has its answer."""
-    from gangfight_site import background as tasks_in_background
+    from common import background as tasks_in_background
 
     settings.BACKGROUND_TASKS = "thread"
     settings.PDF_PRERENDER_DELAY = 0.2

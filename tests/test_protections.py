@@ -20,7 +20,7 @@ from django.test import Client
 from django.urls import reverse
 
 from campaigns.leagues.views.leagues import safe_cell
-from gangfight_site import throttle
+from common import throttle
 from gangfight_site.middleware import outage_response
 from tests.conftest import PASSWORD
 

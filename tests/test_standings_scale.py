@@ -28,7 +28,7 @@ from campaigns.leagues.standings import (
     standings_from_tallies,
     tally,
 )
-from gangfight_site.sorting import name_key
+from common.sorting import name_key
 from tests.helpers.properties import examples
 
 # --------------------------------------------------------------------------- the oracle

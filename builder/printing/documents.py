@@ -140,7 +140,7 @@ def print_pdf(
 
 def site_origin() -> str:
     """The site's address for a PDF made with no request (in the background):
-    ``SITE_URL``, else the development server's (gangfight_site/links.py)."""
-    from gangfight_site import links
+    ``SITE_URL``, else the development server's (common/links.py)."""
+    from common import links
 
     return links.site_origin()

@@ -21,8 +21,8 @@ from builder.models import Gang
 from builder.printing import PdfError, PdfTimeout, PdfTooBig, cached_pdf
 from builder.roster import gang_roster, members_with_items
 from builder.views.common import get_gang_for_user, login_required
-from gangfight_site import links
-from gangfight_site.throttle import client_address
+from common import links
+from common.throttle import client_address
 
 #: the HTTP helpers other apps' print views use too (campaigns/views.py)
 __all__ = ["client_of", "filename", "pdf_error_page", "pdf_error_status", "share_url"]
@@ -34,7 +34,7 @@ def client_of(request: HttpRequest, what: str = "") -> str:
     """Who asked, for the render gate's one PDF at a time per client and per ``what`` (a
     gang: ``gang:12``): the signed-in user, else the visitor's session (one that exists),
     else, as a last resort, the client's address as the trusted proxies tell it (never the
-    proxy's own: gangfight_site/proxies.py)."""
+    proxy's own: common/proxies.py)."""
     user = getattr(request, "user", None)
     session = getattr(request, "session", None)
     if user is not None and user.is_authenticated:
@@ -50,7 +50,7 @@ def share_url(request: HttpRequest, token: str) -> str:
     """The address of a gang's shared page, printed as the QR code on every PDF: made
     from ``SITE_URL`` (required in production), never from the request's Host, which the
     client chooses; without it (development) the request's own address, for this PDF
-    alone: nothing a request says is kept for others (gangfight_site/links.py)."""
+    alone: nothing a request says is kept for others (common/links.py)."""
     return links.absolute(reverse("gang_shared", args=[token]), request)
 
 

@@ -38,7 +38,7 @@ from campaigns.encounter_views.base import (
     renumber,
     seat_of,
 )
-from gangfight_site.engine_words import shown
+from common.engine_words import shown
 from rules.campaign import (
     CONFIRMED,
     RUNNING,

@@ -38,7 +38,7 @@ from math import gcd
 from operator import attrgetter
 from typing import Any, NamedTuple
 
-from gangfight_site.sorting import name_key
+from common.sorting import name_key
 from rules.i18n import gettext_noop
 
 TIEBREAKS = {  # shown through gettext

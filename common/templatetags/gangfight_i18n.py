@@ -10,7 +10,7 @@ and the sample cards that stand in for them).
   edition), for a ``lang`` attribute on the element holding such a text
   (rules.base.text_language).
 - ``{{ word|translated }}``: a word that comes from plain-Python data (the campaign engine's
-  labels: gangfight_site/engine_words.py) in the reader's language, when the catalogue has it.
+  labels: common/engine_words.py) in the reader's language, when the catalogue has it.
 - ``{{ report.scenario|book_choice:system }}``: a scenario or deployment a report stores,
   as the reader's book names it ("Sursis à l'exécution" for a French reader of bwg1).
 - ``{{ note|book_marked:system }}``: a text that quotes a book without a French edition
@@ -21,12 +21,12 @@ and the sample cards that stand in for them).
   label built in a template: ``{{ label }}{% colon %} {{ value }}``.
 - ``{{ list|joined:";" }}``: a list joined by a mark with the reader's spacing ("a ; b").
 - ``{{ roll.purpose|dice_purpose }}``: a dice log's line (the engines write it in English)
-  in the reader's language (gangfight_site/engine_words.py).
+  in the reader's language (common/engine_words.py).
 - ``{{ user|player_name }}``: a player's name, a deleted account's ("former member #N") in
   the reader's language.
-- ``{{ stats.kind|bwg1_kind }}``, ``{{ stats.hands|bwg1_hands }}``,
-  ``{{ stats.traits|bwg1_traits }}``: a bwg1 weapon's kind, hands and traits in the words of
-  the reader's book ("corps à corps", "à une main", "Pistolet, Parer": seed 002, p. 30).
+- ``{{ item|item_word:"kind" }}``: a catalogue entry's figure in the words of the reader's
+  book, as its system says it (bwg1's "corps à corps", "à une main", "Pistolet, Parer":
+  seed 002, p. 30).
 """
 
 from __future__ import annotations
@@ -40,13 +40,12 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
 from common.discovery import app_modules
+from common.engine_words import purpose, shown
 from common.names import player_name as _player_name
-from gangfight_site.engine_words import purpose, shown
 from rules import get_system
 from rules.base import cite_parts, text_language
 from rules.i18n import punctuate
 from rules.scenarios import lists_for
-from rules.systems import bwg1
 
 register = template.Library()
 
@@ -90,18 +89,16 @@ def translated(value: Any) -> Any:
 
 
 @register.filter
-def bwg1_kind(kind: Any) -> str:
-    return bwg1.kind_word(str(kind or ""))
-
-
-@register.filter
-def bwg1_hands(hands: Any) -> str:
-    return bwg1.hands_word(hands)
-
-
-@register.filter
-def bwg1_traits(traits: Any) -> str:
-    return ", ".join(bwg1._trait_label(str(t)) for t in (traits or ()))
+def item_word(item: Any, field: str) -> Any:
+    """One of a catalogue entry's figures as its game's book says it (its system's
+    optional ``item_word``: bwg1's weapon kind, hands and traits in the French book's words
+    for a French reader); the figure as it is stored otherwise."""
+    value = (getattr(item, "stats", None) or {}).get(field)
+    try:
+        words = getattr(get_system(item.system), "item_word", None)
+    except KeyError:
+        words = None
+    return words(field, value) if words else value
 
 
 @register.filter

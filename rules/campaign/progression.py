@@ -12,7 +12,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from rules.base import as_int, as_str
+from rules.base import as_int, as_str, load_content
 from rules.campaign.state import (
     Award,
     CampaignError,
@@ -25,6 +25,18 @@ from rules.campaign.state import (
 from rules.dice import Dice
 from rules.i18n import _, gettext_noop, ngettext, punctuate
 from rules.registry import get_system
+
+#: what every game's campaign starts with (docs/campaigns.md), as data
+HOUSE_RULES = load_content("house_rules")
+
+
+def death_entry(table: list[dict[str, Any]], roll: int) -> dict[str, Any]:
+    """The entry of a 1D6 death-roll table for ``roll``, with the roll."""
+    roll = as_int(roll)
+    for entry in table:
+        if roll in entry["rolls"]:
+            return {"roll": roll, **{k: v for k, v in entry.items() if k != "rolls"}}
+    raise ValueError(f"death roll {roll!r} is not a 1D6 result (1 to 6)")
 
 
 class Progression:
@@ -213,9 +225,9 @@ class Progression:
         raise CampaignError(_("This game has no encounter locations to roll."))
 
     def death_result(self, roll: int) -> dict[str, Any]:
-        from rules.systems import rivals
-
-        return rivals.death_result(roll)
+        """The house rule's death roll (``rules/data/house_rules.json``: the Rivals book's
+        table, borrowed): 1-3 Dead, 4-5 Badly wounded, 6 Playing dead."""
+        return death_entry(HOUSE_RULES["death_table"], roll)
 
     def rolls_death(self, member: MemberState) -> bool:
         return True

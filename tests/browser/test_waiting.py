@@ -17,7 +17,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from builder.services import import_gang
 from campaigns.leagues import services as ls
-from gangfight_site import background
+from common import background
 from tests.browser.builder import log_in, no_horizontal_scroll
 from tests.browser.conftest import PHONE
 from tests.conftest import PASSWORD

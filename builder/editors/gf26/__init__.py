@@ -26,7 +26,7 @@ from django.utils.translation import gettext_lazy as _
 from builder import services
 from builder.editors.base import ActionContext, ActionForm, Catalogue, Editor, EntryForm, mark
 from builder.models import Gang, Item, Member
-from gangfight_site.sorting import name_key
+from common.sorting import name_key
 from rules.base import as_int
 from rules.i18n import punctuate
 from rules.systems import gf26

@@ -46,8 +46,8 @@ from campaigns.leagues.models import (
 )
 from campaigns.leagues.services import LeagueError
 from campaigns.views import link_gone
-from gangfight_site import links  # SITE_URL's links, never the Host's
-from gangfight_site.sorting import name_key
+from common import links  # SITE_URL's links, never the Host's
+from common.sorting import name_key
 from rules import get_system
 
 

@@ -45,7 +45,7 @@ from campaigns.leagues.board import (
 )
 from campaigns.leagues.models import League
 from campaigns.views import link_gone
-from gangfight_site import links  # SITE_URL's links, never the Host's
+from common import links  # SITE_URL's links, never the Host's
 
 READ_METHODS = ["GET", "HEAD"]
 

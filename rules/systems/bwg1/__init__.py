@@ -1217,6 +1217,17 @@ class Bwg1:
     # How catalogue items sit in a member's roster entry: category -> (key, many).
     item_slots = {"weapon": ("weapons", True), "horse": ("horse", False)}
 
+    def item_word(self, field: str, value: Any) -> Any:
+        """A catalogue weapon's kind, hands or traits in the words of the reader's book
+        ("corps à corps", "à une main", "Pistolet, Parer": seed 002, p. 30)."""
+        if field == "kind":
+            return kind_word(str(value or ""))
+        if field == "hands":
+            return hands_word(value)
+        if field == "traits":
+            return ", ".join(_trait_label(str(t)) for t in (value or ()))
+        return value
+
     def item_name(self, name: str, category: str) -> str:
         """A catalogue entry's name as the reader's language names it (the French book's
         for a shipped weapon or horse; ``item_name``)."""

@@ -60,6 +60,10 @@ class RivalsProgression(Progression):
     def notoriety(self, score: int) -> tuple[str, int]:
         return self.r.notoriety(score)
 
+    def death_result(self, roll: int) -> dict[str, Any]:
+        """The book's own death roll (seed 003, "After the encounter")."""
+        return self.r.death_result(roll)
+
     def roll_location(self, dice: Dice) -> dict[str, Any]:
         return self.r.roll_encounter_location(dice)
 

@@ -13,7 +13,7 @@ closer together than ``delay`` would put the work off for as long as they come.
 ``settings.BACKGROUND_TASKS`` picks the backend:
 
 - ``"celery"`` (the default when ``REDIS_URL`` is set): one generic Celery task
-  (:func:`gangfight_site.celery.run_task`) runs the dotted path in a worker started with
+  (:func:`common.celery_app.run_task`) runs the dotted path in a worker started with
   ``celery -A gangfight_site worker``; ``delay`` is its countdown, and the latest
   submission of each key (and when its first one not yet run came, for ``max_wait``) is
   kept in the default cache (Redis), which every worker sees.
@@ -320,7 +320,7 @@ def _submit_celery(submission: Submission) -> None:
     try:
         submission = _bounded(submission)
         _remember(submission)
-        from gangfight_site.celery import run_task
+        from common.celery_app import run_task
 
         run_task.apply_async(
             args=(submission.task, submission.kwargs, submission.key, submission.token),

@@ -22,7 +22,7 @@ still gets no more guesses.
 
 Limits, window and where the client's address comes from are settings
 (``LOGIN_FAILURES_PER_ACCOUNT``, ``LOGIN_FAILURES_PER_ADDRESS``, ``LOGIN_FAILURE_WINDOW``,
-``LOGIN_DEVICE_DAYS``; the address behind ``TRUSTED_PROXIES``: gangfight_site/proxies.py).
+``LOGIN_DEVICE_DAYS``; the address behind ``TRUSTED_PROXIES``: common/proxies.py).
 The same counters can throttle another form (a password reset, an email change, per typed
 address, per account and per client address) with another ``scope``.
 
@@ -51,7 +51,7 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext, ngettext
 
-from gangfight_site.proxies import client_ip
+from common.proxies import client_ip
 
 PREFIX = "throttle"
 DEVICE_COOKIE = "gangfight_device"
@@ -62,7 +62,7 @@ DEVICE_ACCOUNTS = 5
 
 def client_address(request: HttpRequest | None) -> str:
     """The address attempts are counted by: the client's, as the trusted proxies tell it
-    (REMOTE_ADDR without one: gangfight_site/proxies.py). An IPv6 address counts by its
+    (REMOTE_ADDR without one: common/proxies.py). An IPv6 address counts by its
     /64 (one household's or one server's share), an IPv4-mapped one as IPv4."""
     if request is None:
         return "unknown"
