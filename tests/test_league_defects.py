@@ -605,3 +605,41 @@ def test_the_register_page_chooses_the_only_gang_in_the_leagues_campaign(club, o
     assert selected_options(page, "campaign_gang") == [str(in_campaign.pk)]
     assert "None (results are not fed to the campaign)" in page
     assert f"“{in_campaign.name}” is your only gang in the campaign “Gulch run”" in page
+
+
+def test_a_confirmed_result_renders_the_public_rows_before_anyone_asks(
+    hostile_league, background, monkeypatch, django_capture_on_commit_callbacks
+):
+    """A report confirmed (league_changed) submits the render of the league's result rows
+    (campaigns/leagues/tasks.py), debounced by the league; run, it fills the cache in
+    every language the site offers, so the public page's next reader renders nothing."""
+    from campaigns.leagues import tasks
+
+    report = MatchReport.objects.get(
+        pairing__round__league=hostile_league, status=MatchReport.SUBMITTED
+    )
+    pairing = report.pairing
+    side_a = report.submitted_by_id == pairing.a.player_id
+    opponent = pairing.b.player if side_a else pairing.a.player
+    background.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.confirm_report(report, opponent)
+    submitted = background.tasks("campaigns.leagues.tasks.render_results")
+    # (one per change the confirmation makes: the key runs only the last)
+    assert submitted and {s.key for s in submitted} == {f"league-results:{hostile_league.pk}"}
+    assert all(s.kwargs == {"league_id": hostile_league.pk} for s in submitted)
+    assert background.run_all() >= 1
+
+    rendered: list[str] = []
+    render = board.render_to_string
+    monkeypatch.setattr(
+        board,
+        "render_to_string",
+        lambda name, context: rendered.append(name) or render(name, context),
+    )
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            rounds = board.results(board.read_board(hostile_league))
+        assert len(rounds) == 4
+    assert rendered == []
+    assert tasks.render_results(hostile_league.pk + 999) == 0  # a league gone: nothing
