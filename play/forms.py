@@ -4,7 +4,7 @@ caused it. Forms check types; the play engine checks what makes sense."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django import forms
@@ -44,7 +44,7 @@ class TapForm(forms.Form):
 
     ``wound/N``, ``adjust/<counter>/<delta>``, ``flip/<index>``, ``status/<status>``,
     ``turn/<±1>``, ``ap/<side>/<delta>``, ``vp/<side>/<delta>``, ``end/<a|b|draw>``,
-    ``undo`` or ``undo/<seq>``, ``loot``.
+    ``undo`` or ``undo/<seq>``, ``loot``, ``settle/<seq>/<keep|drop|instead|both>``.
     """
 
     do = forms.CharField(max_length=40)
@@ -55,14 +55,21 @@ class TapForm(forms.Form):
     client_id = forms.CharField(max_length=64, required=False)
     #: when the phone made the tap (ms since 1970, the phone's clock): offline taps
     made_at = forms.IntegerField(min_value=0, max_value=10**14, required=False)
+    #: the phone (a random id its browser keeps), the tap's number on it, the table's
+    #: version the phone showed when the tap was made, and when the phone sent it (ms)
+    phone = forms.RegexField(regex=r"^[A-Za-z0-9_-]{1,32}$", required=False)
+    phone_seq = forms.IntegerField(min_value=0, max_value=10**9, required=False)
+    seen = forms.IntegerField(min_value=0, max_value=10**9, required=False)
+    sent = forms.IntegerField(min_value=0, max_value=10**14, required=False)
 
-    def made(self) -> datetime | None:
-        """When the phone made the tap (None if it did not say)."""
+    def made(self, offset: timedelta = timedelta(0)) -> datetime | None:
+        """When the phone made the tap, on the server's clock (the phone's time plus its
+        ``offset``); None if it did not say."""
         ms = self.cleaned_data.get("made_at")
         if ms is None:
             return None
         try:
-            return datetime.fromtimestamp(ms / 1000, tz=UTC)
+            return datetime.fromtimestamp(ms / 1000, tz=UTC) + offset
         except (OverflowError, OSError, ValueError):
             return None
 
@@ -98,6 +105,8 @@ class TapForm(forms.Form):
             tap = {"by": by, "from": member, "cash": data.get("cash") or 0, "items": items}
         elif kind == "blame" and len(rest) == 1:
             tap = {"target": _number(rest[0]), "by": by}
+        elif kind == "settle" and len(rest) == 2:
+            tap = {"target": _number(rest[0]), "choice": rest[1]}
         if tap is None:
             raise forms.ValidationError(_("That button does nothing: reload the page."))
         data["kind"], data["tap"] = kind, tap

@@ -52,6 +52,8 @@ class Game(models.Model):
     submitted = models.BooleanField(default=False)
     #: the log's last word is "the game ended" (kept by each tap, for the list of games)
     ended = models.BooleanField(default=False)
+    #: the secret of the read-only link a third phone follows the game by ("" = none)
+    watch_token = models.CharField(max_length=43, blank=True, default="", db_index=True)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -108,8 +110,12 @@ class TapEvent(models.Model):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
     at = models.DateTimeField(default=timezone.now)  # when the server received it
-    #: when the phone made it (sent by play.js; an offline tap arrives later), kept sane
+    #: when the phone made it, on the server's clock (the phone's time corrected by its
+    #: offset: an offline tap arrives later, and is put in the log where it was made)
     made_at = models.DateTimeField(null=True, blank=True)
+    #: the phone that made it (a random id the browser keeps) and its number there
+    phone = models.CharField(max_length=32, blank=True, default="")
+    phone_seq = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["seq"]
@@ -123,4 +129,24 @@ class TapEvent(models.Model):
 
     def as_tap(self, username: str = "") -> Tap:
         made = self.made_at.isoformat() if self.made_at else ""
-        return Tap(self.seq, self.kind, self.data, username, self.at.isoformat(), made)
+        at = self.at.isoformat()
+        return Tap(self.seq, self.kind, self.data, username, at, made, self.phone, self.phone_seq)
+
+
+class PhoneClock(models.Model):
+    """How far a player's phone's clock is from the server's (``offset_ms``: add it to the
+    phone's time): the smallest (received - sent) of its recent requests, since a request's
+    time on the way only adds. Kept per player and phone, a few phones each."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    phone = models.CharField(max_length=32)
+    offset_ms = models.BigIntegerField()
+    measured = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "phone"], name="one_clock_per_phone")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.phone}: {self.offset_ms} ms"

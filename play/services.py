@@ -9,6 +9,7 @@ campaign's and the league's own services (and confirmed there by the opponent).
 from __future__ import annotations
 
 import re
+import secrets
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.db.models import QuerySet
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -30,7 +32,7 @@ from campaigns.leagues import services as league_services
 from campaigns.leagues.models import MatchReport, Pairing
 from campaigns.models import Campaign, CampaignGang
 from common.recent import PerThread
-from play.models import Game, TapEvent
+from play.models import Game, PhoneClock, TapEvent
 from rules.campaign import CONFIRMED, CampaignError
 from rules.campaign import prepare as campaign_prepare
 from rules.play import (
@@ -40,11 +42,10 @@ from rules.play import (
     Tap,
     encounter_draft,
     kept,
-    prepare,
     replay,
     setup,
 )
-from rules.play.engine import undone_by
+from rules.play.engine import admit, undone_by
 
 __all__ = [
     "PlayError",
@@ -82,12 +83,12 @@ def state_of(game: Game) -> GameState:
 def _taps(game: Game) -> tuple[list[Tap], set[str]]:
     """The game's taps in order, and their client ids (one query, read as values)."""
     rows = game.taps.order_by("seq").values_list(
-        "seq", "kind", "data", "user__username", "at", "client_id", "made_at"
+        "seq", "kind", "data", "user__username", "at", "client_id", "made_at", "phone", "phone_seq"
     )
     taps, known = [], set()
-    for seq, kind, data, username, at, client_id, made_at in rows:
+    for seq, kind, data, username, at, client_id, made_at, phone, phone_seq in rows:
         made = made_at.isoformat() if made_at else ""
-        taps.append(Tap(seq, kind, data, username or "", at.isoformat(), made))
+        taps.append(Tap(seq, kind, data, username or "", at.isoformat(), made, phone, phone_seq))
         known.add(client_id)
     return taps, known
 
@@ -103,6 +104,41 @@ def sane_made_at(made_at: datetime | None, now: datetime, game: Game) -> datetim
         return now
     earliest = max(game.created or now, now - MADE_AT_MOST_BEFORE)
     return min(now, max(earliest, made_at))
+
+
+#: a clock measured longer ago than this is measured again from scratch (a phone's clock
+#: may have been set since); a player keeps the clocks of this many phones at most
+CLOCK_FRESH = timedelta(minutes=10)
+CLOCKS_PER_PLAYER = 8
+#: a phone's clock further than this from the server's is not believed (a day)
+CLOCK_MOST_MS = 24 * 3600 * 1000
+PHONE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+def phone_offset(user, phone: str, sent_ms: int | None, now: datetime | None = None):
+    """The offset of the player's phone's clock to the server's, as a timedelta to add to
+    the phone's times (zero when unknown). ``sent_ms``: when the phone sent this request,
+    on its clock: (received - sent) is the offset plus the time on the way, so the smallest
+    seen lately is the best bound; a measure older than CLOCK_FRESH starts again."""
+    if not phone or not PHONE_ID.fullmatch(phone) or not user.is_authenticated:
+        return timedelta(0)
+    now = now or timezone.now()
+    clock = PhoneClock.objects.filter(user=user, phone=phone).first()
+    if sent_ms is not None:
+        sample = int(now.timestamp() * 1000) - int(sent_ms)
+        if abs(sample) <= CLOCK_MOST_MS:
+            if clock is None:
+                clock = PhoneClock.objects.create(
+                    user=user, phone=phone, offset_ms=sample, measured=now
+                )
+                stale = PhoneClock.objects.filter(user=user).order_by("-measured")
+                old = list(stale.values_list("pk", flat=True)[CLOCKS_PER_PLAYER:])
+                if old:  # bounded: the phones used least lately go
+                    PhoneClock.objects.filter(pk__in=old).delete()
+            elif sample < clock.offset_ms or now - clock.measured > CLOCK_FRESH:
+                PhoneClock.objects.filter(pk=clock.pk).update(offset_ms=sample, measured=now)
+                clock.offset_ms = sample
+    return timedelta(milliseconds=clock.offset_ms) if clock is not None else timedelta(0)
 
 
 #: each thread's checkpoints of the games it replayed lately (rules.play.Checkpoints: a new
@@ -137,6 +173,21 @@ def states_of(game: Game, shown: int | None = None) -> tuple[GameState, GameStat
     taps, _known = _taps(game)
     now = _book(game).replay(taps)
     return now, _shown_state(game, taps, now, shown)
+
+
+def watch_link(game: Game, *, on: bool) -> Game:
+    """Give the game a new secret read-only link (the old one stops), or none."""
+    token = secrets.token_urlsafe(32) if on else ""
+    Game.objects.filter(pk=game.pk).update(watch_token=token)
+    game.watch_token = token
+    return game
+
+
+def watched_game(token: str) -> Game:
+    """The game a read-only link names; 404 for any other (and for no link at all)."""
+    if not token or len(token) > 43:
+        raise Http404("No such game.")
+    return get_object_or_404(Game.objects.exclude(watch_token=""), watch_token=token)
 
 
 # --------------------------------------------------------------------------- starting
@@ -301,8 +352,9 @@ def start_from_pairing(user, pairing: Pairing, *, scenario: str = "", table_size
 
 
 def _my_last(state: GameState, username: str) -> int | None:
-    """The latest tap of this player that still counts (what one-tap undo undoes)."""
-    counting = set(state.effective)
+    """The latest tap of this player that still counts, repeats the other player's or is
+    held (what one-tap undo undoes)."""
+    counting = {*state.effective, *state.duplicates, *(h.seq for h in state.held)}
     for line in reversed(state.log):
         if line.seq in counting and line.by == username:
             return line.seq
@@ -318,13 +370,26 @@ def tap(
     client_id: str = "",
     shown=None,
     made_at: datetime | None = None,
+    *,
+    phone: str = "",
+    phone_seq: int = 0,
+    seen: int | None = None,
 ) -> tuple[GameState, GameState | None, bool]:
-    """Check one tap against the game's log and append it. Returns the new state, the
-    state the phone shows (its version ``shown``; None if unknown) and whether the tap was
-    new. ``made_at``: when the phone made it (kept sane by :func:`sane_made_at`). A tap
-    whose ``client_id`` the game already has (sent again after a lost answer)
-    is not added twice. The game row is locked, so two phones tapping at once are put in
-    order. Raises :class:`PlayError` (nothing is written)."""
+    """Check one tap and put it in the game's log, where it was made. Returns the new
+    state, the state the phone shows (its version ``shown``; None if unknown) and whether
+    the tap was new.
+
+    ``made_at``: when the phone made it, on the server's clock (the phone's time corrected
+    by :func:`phone_offset`; kept sane by :func:`sane_made_at`); ``phone``/``phone_seq``:
+    the phone and the tap's number there (a phone's taps keep their order); ``seen``: the
+    version the phone showed when the tap was made. A tap made after everything in the
+    log that the rules refuse is refused, if the phone had seen the whole log (the player
+    is told at once); otherwise (made offline, or before the other phone's taps reached
+    this one) it is kept, in conflict, for either player to keep or drop: never dropped
+    silently. The other player's copy of a tap counts once. A tap whose ``client_id`` the
+    game already has (sent again after a lost answer) is not added twice. The game row is
+    locked, so two phones tapping at once are put in order. Raises :class:`PlayError`
+    (nothing is written)."""
     locked = Game.objects.select_for_update().get(pk=game.pk)
     client_id = (client_id or uuid.uuid4().hex)[:64]
     taps, known = _taps(locked)
@@ -346,32 +411,56 @@ def tap(
             % {"count": most}
         )
     data = dict(data)
+    username = user.get_username()
     if kind == "undo" and data.get("target") in (None, ""):
-        mine = _my_last(before, user.get_username())
+        mine = _my_last(before, username)
         if mine is None:
             raise PlayError(_("You have no tap left to undo."))
         data["target"] = mine
-    prepared = prepare(before, kind, data)
-    # (the book's state changes with the tap: the state before it, as the phone shows it)
-    shown_before = kept(before) if shown == before.version else None
-    seq = locked.version + 1
     now = timezone.now()
     made = sane_made_at(made_at, now, locked)
+    phone = phone if PHONE_ID.fullmatch(phone or "") else ""
+    if phone:  # a phone's own taps keep their order, whatever its clock said
+        last = max((t.made for t in taps if t.phone == phone and t.made), default="")
+        if last:
+            made = max(made, datetime.fromisoformat(last))
+    seq = locked.version + 1
+    new = Tap(seq, kind, data, username, now.isoformat(), made.isoformat(), phone, phone_seq)
+    stored = admit(locked.snapshot, taps, before, new, seen if seen is not None else shown)
+    # (the book's state changes with the tap: the state before it, as the phone shows it)
+    shown_before = kept(before) if shown == before.version else None
     TapEvent.objects.create(
         game=locked,
         seq=seq,
         client_id=client_id,
         kind=kind,
-        data=prepared,
+        data=stored,
         user=user,
         at=now,
         made_at=made,
+        phone=phone,
+        phone_seq=max(0, int(phone_seq or 0)) if phone else 0,
     )
-    taps.append(Tap(seq, kind, prepared, user.get_username(), now.isoformat(), made.isoformat()))
+    taps.append(Tap(seq, kind, stored, username, new.at, new.made, new.phone, new.phone_seq))
     after = book.replay(taps)
     Game.objects.filter(pk=locked.pk).update(version=seq, updated=now, ended=after.ended)
     game.version, game.ended = seq, after.ended
     return after, _shown_state(locked, taps, after, shown, shown_before), True
+
+
+def open_questions(state: GameState) -> None:
+    """PlayError while a tap waits to be settled: the record drafted from the game waits."""
+    if state.held:
+        raise PlayError(
+            ngettext(
+                "%(count)d tap waits to be settled on the table (kept or dropped) before "
+                "the record can be drafted.",
+                "%(count)d taps wait to be settled on the table (kept or dropped) before "
+                "the record can be drafted.",
+                len(state.held),
+            )
+            % {"count": len(state.held)}
+        )
 
 
 # --------------------------------------------------------------------------- after the game
@@ -439,6 +528,7 @@ def submit_encounter(game: Game, user, *, winner: str, notes: str = ""):
     if game.source != Game.ENCOUNTER or game.campaign is None:
         raise PlayError(_("This game is not a campaign encounter."))
     state = state_of(game)
+    open_questions(state)
     data = encounter_record_data(game, state, user, winner, notes)
     new = campaign_services.record(game.campaign, user, "encounter_recorded", data)
     Game.objects.filter(pk=game.pk).update(submitted=True)
@@ -450,6 +540,7 @@ def submit_match(game: Game, user, values: Mapping[str, Any]):
     """Submit the game's report to the league (the opponent confirms it there)."""
     if game.source != Game.MATCH or game.pairing is None:
         raise PlayError(_("This game is not a league match."))
+    open_questions(state_of(game))
     report = league_services.submit_report(game.pairing, user, values)
     Game.objects.filter(pk=game.pk).update(submitted=True)
     return report

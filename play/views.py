@@ -25,6 +25,7 @@ from campaigns.chronicle import happening_text
 from campaigns.leagues.forms import ReportForm
 from campaigns.leagues.models import Pairing
 from campaigns.leagues.services import LeagueError
+from common.links import absolute
 from play import services
 from play.forms import TABLE_SIZES, EncounterRecordForm, StartForm, TapForm
 from play.models import Game
@@ -304,6 +305,8 @@ def _render_table(
     else:
         state, shown = services.state_of(game), None
         template = "play/game_table.html"
+        if game.watch_token:  # the read-only link, shown to this player alone
+            extra["watch_url"] = absolute(reverse("play_watch", args=[game.watch_token]), request)
     context = _table_context(request, game, state, shown, **extra)
     return render(request, template, context, status=status)
 
@@ -312,9 +315,31 @@ def _render_table(
 @require_http_methods(["GET", "HEAD"])
 def game_table(request: HttpRequest, game_id: int) -> HttpResponse:
     game = services.get_game_for_user(request.user, game_id)
+    sent = request.GET.get("sent", "")
+    if request.htmx and sent.isdigit() and len(sent) <= 14:  # the phone's clock, measured
+        services.phone_offset(request.user, request.GET.get("phone", ""), int(sent))
     if request.htmx and _shown(request) == game.version:
         return HttpResponse(status=204)  # nothing new: the poll costs one query
     return _render_table(request, game)
+
+
+def _tap(request: HttpRequest, game: Game, form: TapForm, shown: int | None = None):
+    """The form's tap, made when the phone says on the server's clock (services.tap)."""
+    cleaned = form.cleaned_data
+    phone = cleaned.get("phone") or ""
+    offset = services.phone_offset(request.user, phone, cleaned.get("sent"))
+    return services.tap(
+        game,
+        request.user,
+        cleaned["kind"],
+        cleaned["tap"],
+        cleaned.get("client_id", ""),
+        shown=shown,
+        made_at=form.made(offset),
+        phone=phone,
+        phone_seq=cleaned.get("phone_seq") or 0,
+        seen=cleaned.get("seen"),
+    )
 
 
 def _tap_from_the_record(request: HttpRequest, game: Game, form: TapForm) -> HttpResponse:
@@ -322,14 +347,7 @@ def _tap_from_the_record(request: HttpRequest, game: Game, form: TapForm) -> Htt
     back to the review, with what was refused said there."""
     if form.is_valid():
         try:
-            services.tap(
-                game,
-                request.user,
-                form.cleaned_data["kind"],
-                form.cleaned_data["tap"],
-                form.cleaned_data.get("client_id", ""),
-                made_at=form.made(),
-            )
+            _tap(request, game, form)
         except PlayError as refused:
             messages.error(request, refused.message)
     else:
@@ -360,15 +378,7 @@ def game_tap(request: HttpRequest, game_id: int) -> HttpResponse:
         return _tap_from_the_record(request, game, form)
     if form.is_valid():
         try:
-            state, shown, _new = services.tap(
-                game,
-                request.user,
-                form.cleaned_data["kind"],
-                form.cleaned_data["tap"],
-                form.cleaned_data.get("client_id", ""),
-                shown=_shown(request),
-                made_at=form.made(),
-            )
+            state, shown, _new = _tap(request, game, form, _shown(request))
         except PlayError as refused:
             error = refused.message
         else:

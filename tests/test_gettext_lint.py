@@ -343,7 +343,7 @@ LABELLED_ELSEWHERE: dict[tuple[str, str], str] = {
     ("campaigns/leagues/forms.py", "confirm"): "a hidden input of the page's own form",
     **dict.fromkeys(
         [("play/forms.py", n) for n in ("do", "member", "by", "cash", "items", "client_id")]
-        + [("play/forms.py", "made_at")],
+        + [("play/forms.py", n) for n in ("made_at", "phone", "phone_seq", "seen", "sent")],
         "the table's buttons post these: the form is never drawn",
     ),
 }

@@ -128,9 +128,11 @@ def test_loot_can_be_put_right_after_the_end_without_undoing_it(people, encounte
     assert state.ended and state.happenings[-1]["kind"] == "loot"
 
 
-def test_a_refused_line_keeps_the_rest_of_the_draft_and_says_it_in_words(people, encounter):
+def test_a_tap_that_no_longer_fits_is_held_and_the_rest_of_the_draft_stands(people, encounter):
+    """A loot line from an older phone (typed, not picked) names what James never carried:
+    the replay holds it in conflict (issue 29: never dropped silently), the review says so
+    in words beside the rest of the draft, submitting waits for it, and one tap drops it."""
     alice, game = _killed_mark(people, encounter)
-    # a loot line from an older phone (typed, not picked): the campaign refuses it
     TapEvent.objects.create(
         game=game,
         seq=2,
@@ -140,15 +142,18 @@ def test_a_refused_line_keeps_the_rest_of_the_draft_and_says_it_in_words(people,
         user=people.users["alice"],
     )
     Game.objects.filter(pk=game.pk).update(version=2)
-    page = alice.get(reverse("play_finish", args=[game.pk])).content.decode()
-    assert 'data-testid="refused-lines"' in page
-    assert "Sarah took Pocket watch from James. — James has no Pocket watch" in page
+    finish = reverse("play_finish", args=[game.pk])
+    page = alice.get(finish).content.decode()
+    assert 'data-testid="held-conflict"' in page
+    assert "James carries no Pocket watch." in page
     assert "Killed James" in page  # the rest of the draft stands, with what it earns
-    # leave it out from the review: back to the review, the line gone
-    response = alice.post(tap_url(game), {"do": "undo/2", "back": "record"})
-    assert response["Location"] == reverse("play_finish", args=[game.pk])
-    page = alice.get(reverse("play_finish", args=[game.pk])).content.decode()
-    assert 'data-testid="refused-lines"' not in page
+    response = alice.post(finish, {"winner": "draw"})
+    assert "1 tap waits to be settled on the table" in response.content.decode()
+    # drop it from the review: back to the review, the tap gone
+    response = alice.post(tap_url(game), {"do": "settle/2/drop", "back": "record"})
+    assert response["Location"] == finish
+    page = alice.get(finish).content.decode()
+    assert 'data-testid="held-conflict"' not in page and "Dropped: " in page
 
 
 # ----------------------------------------------------------------- wounds with nobody named

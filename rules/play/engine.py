@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -38,9 +38,12 @@ KINDS = (
     "end",
     "undo",
     "blame",
+    "settle",
 )
 #: taps that may still be made after the game ended: they put the record right
-AFTER_THE_END = ("undo", "loot", "blame")
+AFTER_THE_END = ("undo", "loot", "blame", "settle")
+#: taps that say something of other taps (their place in the log does not matter)
+ABOUT_TAPS = ("undo", "settle")
 STATUSES = {  # translated where they are shown
     "active": gettext_noop("In the fight"),
     "out": gettext_noop("Out of action"),
@@ -70,11 +73,44 @@ class Tap:
     data: Mapping[str, Any]
     by: str = ""
     at: str = ""  # when the server received it
-    made: str = ""  # when the phone made it (an offline tap is received later)
+    made: str = ""  # when the phone made it, on the server's clock (offline: received later)
+    phone: str = ""  # the phone that made it (a random id kept by the browser)
+    phone_seq: int = 0  # its number on that phone: 1, 2, 3...
 
 
 #: a tap received this long (seconds) after it was made was "sent late"
 LATE_SECONDS = 30
+#: two taps of different players closer than this are told apart only by arrival: the
+#: phones' clocks are corrected by their offset to the server, known to about a second
+ORDER_SECONDS = 2
+#: the same effect on the same member from both players within this many seconds is one
+#: event recorded twice (a tap farther apart is a second event)
+SAME_EVENT_SECONDS = 10
+
+
+def _seconds(text: str) -> float:
+    try:
+        return datetime.fromisoformat(text).timestamp()
+    except (TypeError, ValueError):
+        return 0.0
+
+
+def order_key(tap: Tap) -> tuple:
+    """Where a tap stands in the game's log: when it was made (the server's clock), then
+    its phone and its number on the phone, then its arrival."""
+    return (_seconds(tap.made or tap.at), tap.phone, tap.phone_seq, tap.seq)
+
+
+def ordered(taps: Iterable[Tap]) -> list[Tap]:
+    """The taps in the log's order. A conflicting tap kept by a ``settle`` tap stands just
+    before the settle tap (where the players put it)."""
+    taps = list(taps)
+    moved = {
+        as_int(t.data.get("target")): (*order_key(t)[:3], t.seq - 0.5)
+        for t in taps
+        if t.kind == "settle" and t.data.get("choice") == "keep"
+    }
+    return sorted(taps, key=lambda t: moved.get(t.seq) or order_key(t))
 
 
 @dataclass
@@ -86,6 +122,11 @@ class LogLine:
     at: str
     undone: bool = False
     made: str = ""
+    #: "conflict" (it no longer fits where it was made) or "disagreement" (the other
+    #: player recorded the same thing otherwise): held, counted once settled
+    held: str = ""
+    #: the seq of the tap this one repeats (the same event recorded by the other player)
+    repeats: int | None = None
 
     @property
     def when(self) -> str:
@@ -102,6 +143,32 @@ class LogLine:
         except (TypeError, ValueError):
             return False
         return gap.total_seconds() > LATE_SECONDS
+
+
+@dataclass
+class Held:
+    """A tap that does not count until a player settles it (one tap: keep, drop...)."""
+
+    seq: int
+    what: str  # "conflict" or "disagreement"
+    text: str  # the tap, in words
+    by: str
+    reason: str  # why it does not fit, or what the other player recorded
+    partner: int | None = None  # the tap it disagrees with
+    partner_by: str = ""
+
+
+@dataclass
+class _Recent:
+    """A counted tap, kept a few seconds of game time to spot the other player's copy."""
+
+    t: float
+    seq: int
+    by: str
+    key: tuple
+    effect: tuple
+    text: str
+    echoed: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -159,6 +226,12 @@ class GameState:
     happenings: list[dict[str, Any]] = field(default_factory=list)
     log: list[LogLine] = field(default_factory=list)
     effective: list[int] = field(default_factory=list)  # seqs of the taps that count
+    held: list[Held] = field(default_factory=list)  # taps waiting to be settled
+    duplicates: dict[int, int] = field(default_factory=dict)  # a repeat's seq: the original's
+    recent: list[_Recent] = field(default_factory=list)
+
+    def held_tap(self, seq: Any) -> Held | None:
+        return next((h for h in self.held if h.seq == seq), None)
 
     def member(self, member_ref: Any, what: str = "member") -> MemberTrack:
         side_id, _slash, key = as_str(member_ref).partition("/")
@@ -200,6 +273,8 @@ class GameState:
             },
             "happenings": copy.deepcopy(self.happenings),
             "effective": list(self.effective),
+            "held": sorted((h.seq, h.what) for h in self.held),
+            "duplicates": dict(self.duplicates),
         }
 
 
@@ -294,46 +369,177 @@ def new_state(snapshot: Mapping[str, Any]) -> GameState:
 
 
 def undone_by(taps: Sequence[Tap]) -> set[int]:
-    """The seqs the log's undo taps void (an undo names an earlier tap that is not itself
-    an undo; anything else is left out)."""
+    """The seqs voided by the log's undo and settle taps: an undo names an earlier tap
+    (and the other player's copies of it, ``also``); a settle drops the tap it names, or
+    the one it disagreed with (``instead``). Anything else is left out."""
     kinds = {t.seq: t.kind for t in taps}
     voided: set[int] = set()
-    for t in taps:
-        if t.kind != "undo":
-            continue
-        target = as_int(t.data.get("target"))
-        if target is not None and target < t.seq and kinds.get(target) not in (None, "undo"):
+
+    def void(target: Any, before: int) -> None:
+        target = as_int(target)
+        if target is not None and target < before and kinds.get(target) not in (None, *ABOUT_TAPS):
             voided.add(target)
+
+    for t in taps:
+        if t.kind == "undo":
+            void(t.data.get("target"), t.seq)
+            for other in t.data.get("also") or ():
+                void(other, t.seq)
+        elif t.kind == "settle":
+            choice = t.data.get("choice")
+            if choice == "drop":
+                void(t.data.get("target"), t.seq)
+            elif choice == "instead":
+                void(t.data.get("partner"), t.seq)
     return voided
 
 
+def _both(taps: Sequence[Tap]) -> set[int]:
+    """Taps a settle said are an event of their own (not the other player's copy)."""
+    return {
+        as_int(t.data.get("target"))
+        for t in taps
+        if t.kind == "settle" and t.data.get("choice") in ("both", "instead")
+    }
+
+
+def _subject(kind: str, data: Mapping[str, Any]) -> tuple:
+    """What a tap is about: two players' taps about the same thing may be one event."""
+    if kind == "adjust":
+        return (as_str(data.get("member")), as_str(data.get("counter")))
+    if kind == "flip":
+        return (as_str(data.get("member")), as_int(data.get("index")))
+    if kind in ("wound", "status"):
+        return (as_str(data.get("member")),)
+    if kind == "loot":
+        return (as_str(data.get("from")),)
+    if kind in ("ap", "vp"):
+        return (as_str(data.get("side")),)
+    if kind == "blame":
+        return (as_int(data.get("target")),)
+    return ()
+
+
+def _effect(kind: str, data: Mapping[str, Any]) -> tuple:
+    """What a tap does to its subject (equal effects: the same event)."""
+    if kind == "wound":
+        return (as_int(data.get("amount")), as_str(data.get("by")))
+    if kind == "status":
+        return (as_str(data.get("status")), as_str(data.get("by")))
+    if kind == "loot":
+        items = data.get("items") or []
+        if isinstance(items, str):
+            items = [i.strip() for i in items.split(",") if i.strip()]
+        return (as_str(data.get("by")), as_int(data.get("cash")) or 0, tuple(sorted(items)))
+    if kind == "end":
+        return (as_str(data.get("winner")),)
+    if kind == "blame":
+        return (as_str(data.get("by")),)
+    if kind == "flip":
+        return ()
+    return (as_int(data.get("delta")),)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a tap comes to at its place in the log: ``apply`` (with the data it counts
+    with), ``repeat`` (the other player's copy of ``partner``), ``disagreement`` (the
+    other player recorded ``partner`` otherwise) or ``conflict`` (``reason``)."""
+
+    what: str
+    data: Mapping[str, Any] | None = None
+    partner: int | None = None
+    reason: str = ""
+
+
+def _recent_match(state: GameState, tap: Tap, t: float, key: tuple):
+    for r in reversed(state.recent):
+        if t - r.t > SAME_EVENT_SECONDS:
+            return None
+        if r.key == key and r.by != tap.by and tap.by not in r.echoed:
+            return r
+    return None
+
+
+def classify(state: GameState, tap: Tap, *, alone: bool = False) -> Outcome:
+    """What ``tap`` comes to if it is the next in the log after ``state`` (nothing is
+    changed). ``alone``: a settle said it is an event of its own."""
+    t = _seconds(tap.made or tap.at)
+    if tap.by and not alone:
+        r = _recent_match(state, tap, t, (tap.kind, _subject(tap.kind, tap.data)))
+        if r is not None:
+            if r.effect == _effect(tap.kind, tap.data):
+                return Outcome("repeat", partner=r.seq)
+            return Outcome("disagreement", partner=r.seq, reason=r.text)
+    try:
+        return Outcome("apply", prepare(state, tap.kind, tap.data))
+    except PlayError as refused:
+        return Outcome("conflict", reason=refused.message)
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+        return Outcome("conflict", reason=_("That tap could not be read."))
+
+
+def _next(state: GameState, snapshot: Mapping[str, Any], tap: Tap, alone: bool) -> LogLine:
+    """Put one tap (not voided, not an undo or settle) in the state; its log line."""
+    outcome = classify(state, tap, alone=alone)
+    line = LogLine(tap.seq, tap.kind, "", tap.by, tap.at, made=tap.made)
+    if outcome.what == "apply":
+        line.text = apply(state, replace(tap, data=outcome.data))
+        if state.effective and state.effective[-1] == tap.seq:
+            t = _seconds(tap.made or tap.at)
+            state.recent = [r for r in state.recent if t - r.t <= SAME_EVENT_SECONDS]
+            key = (tap.kind, _subject(tap.kind, tap.data))
+            effect = _effect(tap.kind, outcome.data)
+            state.recent.append(_Recent(t, tap.seq, tap.by, key, effect, line.text))
+        return line
+    text = _preview(snapshot, tap)
+    if outcome.what == "repeat":
+        original = next(r for r in state.recent if r.seq == outcome.partner)
+        original.echoed.add(tap.by)
+        state.duplicates[tap.seq] = outcome.partner
+        line.repeats = outcome.partner
+        line.text = _("Recorded by both players: {what}").format(what=original.text)
+        return line
+    partner_by = ""
+    if outcome.what == "disagreement":
+        partner_by = next(r.by for r in state.recent if r.seq == outcome.partner)
+    state.held.append(
+        Held(tap.seq, outcome.what, text, tap.by, outcome.reason, outcome.partner, partner_by)
+    )
+    line.held, line.text = outcome.what, text
+    return line
+
+
 def replay(snapshot: Mapping[str, Any], taps: Iterable[Tap]) -> GameState:
-    """The game's state after its taps, undone taps left out."""
-    return _replayed(snapshot, sorted(taps, key=lambda t: t.seq))[0]
+    """The game's state after its taps, in the log's order, voided taps left out."""
+    return _replayed(snapshot, list(taps))[0]
 
 
 def _replayed(snapshot: Mapping[str, Any], taps: list[Tap]) -> tuple[GameState, list[LogLine]]:
-    """``replay`` of taps in order, and its log's lines (the list a book feeds on)."""
-    voided = undone_by(taps)
+    """``replay``, and its log's lines (the list a book feeds on)."""
+    voided, alone = undone_by(taps), _both(taps)
     state = new_state(snapshot)
-    texts: dict[int, str] = {}
-    for tap in taps:
-        if tap.kind == "undo" or tap.seq in voided:
+    lines: dict[int, LogLine] = {}
+    order = ordered(taps)
+    for tap in order:
+        if tap.kind in ABOUT_TAPS or tap.seq in voided:
             continue
-        texts[tap.seq] = apply(state, tap)
-    for tap in taps:  # an undone tap keeps the words it would have had
+        lines[tap.seq] = _next(state, snapshot, tap, tap.seq in alone)
+    texts = {seq: line.text for seq, line in lines.items()}
+    for tap in order:  # a voided tap keeps the words it would have had
         if tap.seq in voided:
             texts[tap.seq] = _preview(snapshot, tap)
-    for tap in taps:  # an undo says what it undid, in words
-        if tap.kind == "undo":
-            texts[tap.seq] = _describe_undo(tap, texts)
-    lines = [
-        LogLine(t.seq, t.kind, texts[t.seq], t.by, t.at, undone=t.seq in voided, made=t.made)
-        for t in taps
+    for tap in order:  # an undo or a settle says what it did, in words
+        if tap.kind in ABOUT_TAPS:
+            texts[tap.seq] = _describe_about(tap, texts)
+    out = [
+        lines.get(t.seq)
+        or LogLine(t.seq, t.kind, texts[t.seq], t.by, t.at, undone=t.seq in voided, made=t.made)
+        for t in order
     ]
-    state.log = list(lines)
-    state.version = taps[-1].seq if taps else 0
-    return state, lines
+    state.log = list(out)
+    state.version = max((t.seq for t in taps), default=0)
+    return state, out
 
 
 def kept(state: GameState) -> GameState:
@@ -343,16 +549,19 @@ def kept(state: GameState) -> GameState:
     out.sides = copy.deepcopy(state.sides)
     out.happenings = copy.deepcopy(state.happenings)
     out.effective = list(state.effective)
+    out.held = list(state.held)
+    out.duplicates = dict(state.duplicates)
+    out.recent = copy.deepcopy(state.recent)
     return out
 
 
 class Checkpoints:
-    """One game's replay kept between calls (a process's memory, issue 31): when the log
-    begins with the taps the book has seen and what follows holds no undo, only the new
-    taps are applied; otherwise (an undo, a tap changed, another snapshot) the book
-    replays the whole log again. The state returned is the book's own and changes at its
-    next ``replay``: read it before asking again, never change it. A book is not shared
-    between threads."""
+    """One game's replay kept between calls (a process's memory, issue 31): when the log,
+    in its order, begins with the taps the book has seen and what follows holds no undo or
+    settle, only the new taps are applied; otherwise (a late tap made before the last one,
+    an undo, a tap changed, another snapshot) the book replays the whole log again. The
+    state returned is the book's own and changes at its next ``replay``: read it before
+    asking again, never change it. A book is not shared between threads."""
 
     def __init__(self, snapshot: Mapping[str, Any]) -> None:
         self.snapshot = snapshot
@@ -364,40 +573,50 @@ class Checkpoints:
         return snapshot == self.snapshot
 
     def replay(self, taps: Iterable[Tap]) -> GameState:
-        taps = sorted(taps, key=lambda t: t.seq)
+        taps = ordered(taps)
         seen = len(self._taps)
         state = self._state
         if (
             state is None
             or seen > len(taps)
             or self._taps != taps[:seen]
-            or any(t.kind == "undo" for t in taps[seen:])
+            or any(t.kind in ABOUT_TAPS for t in taps[seen:])
+            or any(t.kind == "settle" for t in self._taps)  # (a kept tap moves in the order)
         ):
             self._state, self._lines = _replayed(self.snapshot, taps)
             self._taps = taps
             return self._state
         for tap in taps[seen:]:
-            text = apply(state, tap)
-            self._lines.append(LogLine(tap.seq, tap.kind, text, tap.by, tap.at, made=tap.made))
+            self._lines.append(_next(state, self.snapshot, tap, False))
         self._taps = taps
         state.log = list(self._lines)
-        state.version = taps[-1].seq if taps else 0
+        state.version = max((t.seq for t in taps), default=0)
         return state
 
 
 def _preview(snapshot: Mapping[str, Any], tap: Tap) -> str:
+    """A tap in words, as if made at the game's start (a tap that did not count)."""
     try:
         return _APPLY[tap.kind](new_state(snapshot), tap.data)
     except Exception:
-        return tap.kind
+        return _("A {kind} tap that could not be read, left out.").format(kind=tap.kind)
 
 
-def _describe_undo(tap: Tap, texts: Mapping[int, str]) -> str:
+def _describe_about(tap: Tap, texts: Mapping[int, str]) -> str:
     target = as_int(tap.data.get("target"))
     what = texts.get(target) if target is not None else None
     if not what:
         return _("Undid a tap that is not in the log.")
-    return _("Undid: {what}").format(what=what)
+    if tap.kind == "undo":
+        return _("Undid: {what}").format(what=what)
+    choice = tap.data.get("choice")
+    if choice == "keep":
+        return _("Kept, after the taps it conflicted with: {what}").format(what=what)
+    if choice == "drop":
+        return _("Dropped: {what}").format(what=what)
+    if choice == "instead":
+        return _("Counted instead of the other player's: {what}").format(what=what)
+    return _("Counted as an event of its own: {what}").format(what=what)
 
 
 def apply(state: GameState, tap: Tap) -> str:
@@ -647,6 +866,49 @@ def prepare(state: GameState, kind: str, data: Mapping[str, Any]) -> dict[str, A
     return _PREPARE[kind](state, dict(data))
 
 
+def well_formed(state: GameState, kind: str, data: Mapping[str, Any]) -> None:
+    """PlayError unless the tap is one the game can read: a known kind, naming its own
+    members and sides (what a tap sent late must be, to be kept even where it no longer
+    fits)."""
+    if kind not in KINDS:
+        raise PlayError(_("Unknown tap {kind!r}.").format(kind=kind), "kind")
+    for key in ("member", "from", "by"):
+        if as_str(data.get(key)):
+            state.member(data.get(key), key)
+    if kind in ("ap", "vp"):
+        _side(state, data)
+
+
+def admit(
+    snapshot: Mapping[str, Any], taps: Sequence[Tap], state: GameState, new: Tap, seen: Any
+) -> dict[str, Any]:
+    """The data to store for ``new``, a tap arriving at a log of ``taps`` whose state is
+    ``state``; or PlayError (nothing to store). ``seen``: the log's version the phone showed
+    when the tap was made (None: it showed the whole log).
+
+    An undo or a settle is checked against the log as it is (a conflict kept must then
+    fit). A tap made after the whole log is checked where it stands: refused when the phone
+    had seen the whole log (its player is told at once), else kept, in conflict if it does
+    not fit. A tap made before the log's last (sent late) goes where it was made: the
+    replay says whether it fits there. Either way it must name the game's own members."""
+    if new.kind in ABOUT_TAPS:
+        prepared = prepare(state, new.kind, new.data)
+        if new.kind == "settle" and prepared["choice"] == "keep":
+            trial = replay(snapshot, [*taps, replace(new, data=prepared)])
+            still = trial.held_tap(prepared["target"])
+            if still is not None:
+                raise PlayError(_("It still does not fit: {reason}").format(reason=still.reason))
+        return prepared
+    well_formed(state, new.kind, new.data)
+    last = max((order_key(t) for t in ordered(taps)), default=None)
+    if last is not None and order_key(new) < last:
+        return dict(new.data)  # sent late: the replay puts it where it was made
+    outcome = classify(state, new)
+    if outcome.what == "conflict" and (seen is None or seen >= state.version):
+        raise PlayError(outcome.reason)
+    return dict(outcome.data) if outcome.what == "apply" else dict(new.data)
+
+
 def _prepare_wound(state: GameState, data: dict) -> dict:
     m = _fighting(state, data)
     harm = state.tracker.harm
@@ -782,10 +1044,7 @@ def _prepare_loot(state: GameState, data: dict) -> dict:
         raise PlayError(
             _("Only the dead can be robbed: {name} is not dead.").format(name=victim.name), "from"
         )
-    if victim.side == by.side:
-        raise PlayError(
-            _("{by} and {victim} ride together.").format(by=by.name, victim=victim.name), "from"
-        )
+    # (any dead outlaw, one's own gang's too: seed 003, "Playing an encounter")
     cash = as_int(data.get("cash") or 0)
     if cash is None or not 0 <= cash <= MAX_CASH:
         raise PlayError(_("Dollars taken: a whole number, 0 or more."), "cash")
@@ -816,14 +1075,38 @@ def _prepare_end(state: GameState, data: dict) -> dict:
 
 
 def _prepare_undo(state: GameState, data: dict) -> dict:
+    """Undo a tap that counts, a copy of one, or one held: a tap recorded by both players
+    is undone with its copies (either player's undo takes the event back)."""
     target = as_int(data.get("target"))
-    if not state.effective:
+    undoable = [*state.effective, *state.duplicates, *(h.seq for h in state.held)]
+    if not undoable:
         raise PlayError(_("Nothing to undo."))
     if target is None:
-        target = state.effective[-1]
-    if target not in state.effective:
+        target = state.effective[-1] if state.effective else undoable[-1]
+    if target not in undoable:
         raise PlayError(_("That tap is already undone, or can't be undone."), "target")
-    return {"target": target}
+    original = state.duplicates.get(target, target)
+    also = sorted({original, *(k for k, v in state.duplicates.items() if v == original)} - {target})
+    return {"target": target, "also": also} if also else {"target": target}
+
+
+#: how a held tap is settled: a conflict kept (after the taps it conflicted with) or
+#: dropped; a disagreement's tap dropped, counted instead of the other player's, or
+#: counted as well (two events)
+SETTLE = {"conflict": ("keep", "drop"), "disagreement": ("drop", "instead", "both")}
+
+
+def _prepare_settle(state: GameState, data: dict) -> dict:
+    held = state.held_tap(as_int(data.get("target")))
+    if held is None:
+        raise PlayError(_("That tap is settled already."), "target")
+    choice = as_str(data.get("choice"))
+    if choice not in SETTLE[held.what]:
+        raise PlayError(_("Choose what to do with the tap."), "choice")
+    out = {"target": held.seq, "choice": choice}
+    if choice == "instead":
+        out["partner"] = held.partner
+    return out
 
 
 def _prepare_blame(state: GameState, data: dict) -> dict:
@@ -866,4 +1149,5 @@ _PREPARE = {
     "loot": _prepare_loot,
     "end": _prepare_end,
     "undo": _prepare_undo,
+    "settle": _prepare_settle,
 }

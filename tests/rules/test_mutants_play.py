@@ -113,8 +113,6 @@ REFUSALS = [
     ("rivals", [], "end", {"winner": "zz"}, "Choose the winner, or a draw.", "winner"),
     ("rivals", [], "blame", {"target": 99, "by": "a/1"},
      "That wound is not in the game's log.", "target"),
-    ("rivals", MARK_DEAD, "loot", {"by": "b/1", "from": "b/2", "cash": 1},
-     "Jack O'Neil and Mark ride together.", "from"),
     ("rivals", MARK_DEAD, "loot", {"by": "a/1", "from": "b/2", "cash": -1},
      "Dollars taken: a whole number, 0 or more.", "cash"),
     ("rivals", MARK_DEAD, "loot", {"by": "a/1", "from": "b/2", "cash": 6}, "Mark has $5.", "cash"),

@@ -381,3 +381,23 @@ def test_a_tap_made_offline_keeps_its_time_and_says_it_was_sent_late():
     log = replay(RIVALS, taps).log
     assert log[0].when == "2026-11-24T10:00:00+00:00" and log[0].late
     assert not log[1].late
+
+
+def test_an_outlaw_may_loot_his_own_gangs_dead_as_the_book_says():
+    """Seed 003, "Playing an encounter": "Outlaws may take cash or weapons from any dead
+    outlaw" — one of his own gang's too (the campaign engine allows it: so does the table)."""
+    game = Game(RIVALS)
+    game.tap("status", member="b/2", status="dead", by="a/2")
+    state = game.tap("loot", **{"by": "b/1", "from": "b/2", "cash": 2})
+    assert state.happenings[-1] == {
+        "kind": "loot",
+        "by": "b/1",
+        "from": "b/2",
+        "cash": 2,
+        "items": [],
+        "seq": 2,
+    }
+    assert state.member("b/2").cash == 5 - 2
+    # still only the dead: a living friend keeps his dollars
+    with pytest.raises(PlayError, match="Only the dead can be robbed"):
+        game.tap("loot", **{"by": "b/1", "from": "b/3", "cash": 1})

@@ -2,9 +2,10 @@
 
 A counter's later "+" was legal when it was tapped, because an earlier tap had lowered the
 counter. Once that earlier tap is undone, replaying the "+" would carry the counter past
-what the member started with: the replay keeps it at its maximum, so the game is exactly
-what the table would have had without the undone tap (where that "+" would have been
-refused). Each system's tracker is played: its own counters, and gf26's Action Point pool.
+what the member started with: the replay holds it as *in conflict* (shown to both players,
+to keep or drop; issue 29: never dropped silently), so the game is exactly what the table
+would have had without the undone tap (where that "+" would have been refused). Each
+system's tracker is played: its own counters, and gf26's Action Point pool.
 """
 
 from __future__ import annotations
@@ -38,11 +39,15 @@ SIXTH = {
 
 
 def figures(state) -> dict[str, Any]:
-    """The table's state. ``effective`` is left out: the "+" that the replay keeps at the
-    maximum still stands in the log, where a table without the undone tap never had it."""
+    """The table's state. ``effective`` and ``held`` are left out: the "+" that no longer
+    fits is held in the log, where a table without the undone tap never had it."""
     out = state.figures()
-    del out["effective"]
+    del out["effective"], out["held"]
     return out
+
+
+def held(state) -> list[str]:
+    return [h.what for h in state.held]
 
 
 def without(snapshot, taps: Sequence[Tap], seq: int):
@@ -105,6 +110,7 @@ def test_undoing_an_early_tap_keeps_a_later_plus_within_what_the_member_started_
     assert all(v <= m.start[k] for m in state.members() for k, v in m.counters.items())
     assert figures(state) == figures(without(snapshot, game.taps[:-1], early))
     assert [line.seq for line in state.log if line.undone] == [early]
+    assert held(state) == ["conflict"]  # the "+2", to keep or drop: not lost
 
 
 @pytest.mark.parametrize("snapshot, member, counter, harm", COUNTERS)
@@ -164,4 +170,5 @@ def test_rivals_undoing_a_wound_leaves_out_the_later_plus_that_took_it_off():
     assert james.counters["actions"] == start - 1
     assert [w["amount"] for w in james.wounds] == [1]
     assert figures(state) == figures(without(RIVALS, game.taps[:-1], early))
-    assert "left out" in state.log[3].text
+    assert state.log[3].held == "conflict" and held(state) == ["conflict"]
+    assert "no wound counter" in state.held[0].reason
