@@ -101,14 +101,16 @@ def order_key(tap: Tap) -> tuple:
     return (_seconds(tap.made or tap.at), tap.phone, tap.phone_seq, tap.seq)
 
 
+def _moves(tap: Tap) -> bool:
+    return tap.kind == "settle" and tap.data.get("choice") == "keep"
+
+
 def ordered(taps: Iterable[Tap]) -> list[Tap]:
     """The taps in the log's order. A conflicting tap kept by a ``settle`` tap stands just
     before the settle tap (where the players put it)."""
     taps = list(taps)
     moved = {
-        as_int(t.data.get("target")): (*order_key(t)[:3], t.seq - 0.5)
-        for t in taps
-        if t.kind == "settle" and t.data.get("choice") == "keep"
+        as_int(t.data.get("target")): (*order_key(t)[:3], t.seq - 0.5) for t in taps if _moves(t)
     }
     return sorted(taps, key=lambda t: moved.get(t.seq) or order_key(t))
 
@@ -581,7 +583,7 @@ class Checkpoints:
             or seen > len(taps)
             or self._taps != taps[:seen]
             or any(t.kind in ABOUT_TAPS for t in taps[seen:])
-            or any(t.kind == "settle" for t in self._taps)  # (a kept tap moves in the order)
+            or any(_moves(t) for t in self._taps)  # (a kept conflict moves in the order)
         ):
             self._state, self._lines = _replayed(self.snapshot, taps)
             self._taps = taps
