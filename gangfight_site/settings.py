@@ -118,6 +118,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # What the service worker may keep offline, per user; logging out clears it (issue 29)
+    "common.offline.OfflineMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -356,6 +358,9 @@ CONTENT_SECURITY_POLICY = os.environ.get("CONTENT_SECURITY_POLICY", "").strip() 
         "img-src 'self' data:",
         "font-src 'self'",
         "connect-src 'self'",
+        # the service worker (/sw.js) and the web app manifest (common/offline.py)
+        "worker-src 'self'",
+        "manifest-src 'self'",
         "object-src 'none'",
         "base-uri 'self'",
         "form-action 'self'",

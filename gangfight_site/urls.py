@@ -4,6 +4,7 @@ from django.urls import include, path
 
 from accounts import language, login_links
 from accounts import views as account_views
+from common import offline
 from common.throttle import ThrottledAdminAuthenticationForm
 from gangfight_site import views
 from notifications import views as notification_views
@@ -21,6 +22,8 @@ urlpatterns = [
     path("accounts/signup/", account_views.signup, name="signup"),
     path("language/", language.set_language, name="set_language"),
     path("healthz", views.healthz, name="healthz"),
+    path("manifest.webmanifest", offline.manifest, name="web_manifest"),
+    path("sw.js", offline.service_worker, name="service_worker"),
     path("accounts/login/", account_views.LoginView.as_view(), name="login"),
     path("accounts/login/link/", login_links.ask, name="login_link"),
     path("accounts/login/link/<str:token>/", login_links.open_link, name="login_link_open"),

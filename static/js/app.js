@@ -341,3 +341,52 @@
     openMenus().forEach(function (menu) { menu.open = false; menu.querySelector("summary").focus(); });
   });
 })();
+
+/* The installable app (issue 29, docs/offline.md): the service worker (/sw.js, named by
+   <meta name="gangfight-sw">) keeps the pages the server marks, per user. A page it
+   answers from its cache, with no network, carries <html data-offline-as-of="…">: the
+   bar says "Offline: as of <time>" (in the page's language) and every form that posts is
+   disabled, but those inside [data-offline-ok] (the play table's taps, which wait in the
+   phone). Logging out asks the worker to forget the user's pages at once (the server's
+   answer also says Clear-Site-Data). */
+(function () {
+  "use strict";
+  var html = document.documentElement;
+
+  function showOffline() {
+    var asOf = html.getAttribute("data-offline-as-of");
+    var bar = document.getElementById("offline-bar");
+    if (!asOf || !bar) return;
+    var when = new Date(asOf);
+    var time = isNaN(when.getTime()) ? asOf : when.toLocaleString(html.lang || undefined, {
+      dateStyle: "medium", timeStyle: "short"
+    });
+    bar.textContent = (bar.getAttribute("data-words") || "{time}").replace("{time}", time);
+    bar.hidden = false;
+    document.querySelectorAll("form").forEach(function (form) {
+      if ((form.getAttribute("method") || "get").toLowerCase() !== "post") return;
+      if (form.closest("[data-offline-ok]")) return;
+      form.querySelectorAll("button, input[type=submit], input[type=image]").forEach(function (button) {
+        if (button.type === "submit" || button.type === "image") {
+          button.disabled = true;
+          button.setAttribute("data-offline-disabled", "");
+        }
+      });
+    });
+  }
+  showOffline();
+  document.addEventListener("htmx:afterSettle", showOffline);  // a form morphed in
+
+  var worker = document.querySelector('meta[name="gangfight-sw"]');
+  if (!("serviceWorker" in navigator) || !worker || !window.isSecureContext) return;
+  navigator.serviceWorker.register(worker.content, { scope: "/" }).catch(function () {
+    /* no worker (a private window, a policy): the site works as before, online */
+  });
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.matches || !form.matches("form[data-logout]")) return;
+    var controller = navigator.serviceWorker.controller;
+    if (controller) controller.postMessage({ type: "logout" });
+  });
+})();
