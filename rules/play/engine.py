@@ -371,29 +371,71 @@ def new_state(snapshot: Mapping[str, Any]) -> GameState:
 
 
 def undone_by(taps: Sequence[Tap]) -> set[int]:
-    """The seqs voided by the log's undo and settle taps: an undo names an earlier tap
-    (and the other player's copies of it, ``also``); a settle drops the tap it names, or
-    the one it disagreed with (``instead``). Anything else is left out."""
+    """The seqs voided by the log's undo and settle taps. An undo names an earlier tap:
+    it voids it, and the event with it: the tap it repeats or the other player's copies of
+    it, those made before the undo (a copy made after it is an event of its own), found in
+    the log's order so that when each tap arrived changes nothing. A settle drops the tap
+    it names, or the one it disagreed with (``instead``). Anything else is left out."""
     kinds = {t.seq: t.kind for t in taps}
     voided: set[int] = set()
 
-    def void(target: Any, before: int) -> None:
+    def valid(target: Any, before: int) -> int | None:
         target = as_int(target)
         if target is not None and target < before and kinds.get(target) not in (None, *ABOUT_TAPS):
-            voided.add(target)
+            return target
+        return None
 
+    undos = [t for t in taps if t.kind == "undo"]
+    if undos:
+        order = ordered(taps)
+        keys = {t.seq: order_key(t) for t in order}
+        roots = _copies(order)
+        members: dict[int, list[int]] = {}
+        for copy_seq, root in roots.items():
+            members.setdefault(root, []).append(copy_seq)
+        for t in undos:
+            target = valid(t.data.get("target"), t.seq)
+            if target is None:
+                continue
+            voided.add(target)
+            root = roots.get(target, target)
+            for seq in (root, *members.get(root, ())):
+                if keys[seq] < keys[t.seq]:
+                    voided.add(seq)
     for t in taps:
-        if t.kind == "undo":
-            void(t.data.get("target"), t.seq)
-            for other in t.data.get("also") or ():
-                void(other, t.seq)
-        elif t.kind == "settle":
+        if t.kind == "settle":
             choice = t.data.get("choice")
-            if choice == "drop":
-                void(t.data.get("target"), t.seq)
-            elif choice == "instead":
-                void(t.data.get("partner"), t.seq)
+            target = t.data.get("partner") if choice == "instead" else t.data.get("target")
+            if choice in ("drop", "instead") and valid(target, t.seq) is not None:
+                voided.add(as_int(target))
     return voided
+
+
+def _copies(order: Sequence[Tap]) -> dict[int, int]:
+    """Each tap that repeats another player's (the same kind, subject and effect within
+    SAME_EVENT_SECONDS, in the log's order): the seq of the tap it repeats. Read from the
+    taps alone (what an undo takes back with its target)."""
+    roots: dict[int, int] = {}
+    recent: list[tuple[float, int, str, tuple, tuple, set[str]]] = []
+    for tap in order:
+        if tap.kind in ABOUT_TAPS:
+            continue
+        t = _seconds(tap.made or tap.at)
+        key, effect = (tap.kind, _subject(tap.kind, tap.data)), _effect(tap.kind, tap.data)
+        match = None
+        if tap.by:
+            for r in reversed(recent):
+                if t - r[0] > SAME_EVENT_SECONDS:
+                    break
+                if r[3] == key and r[4] == effect and r[2] != tap.by and tap.by not in r[5]:
+                    match = r
+                    break
+        if match is not None:
+            match[5].add(tap.by)
+            roots[tap.seq] = match[1]
+        else:
+            recent.append((t, tap.seq, tap.by, key, effect, set()))
+    return roots
 
 
 def _both(taps: Sequence[Tap]) -> set[int]:
@@ -494,7 +536,6 @@ def _next(state: GameState, snapshot: Mapping[str, Any], tap: Tap, alone: bool) 
             effect = _effect(tap.kind, outcome.data)
             state.recent.append(_Recent(t, tap.seq, tap.by, key, effect, line.text))
         return line
-    text = _preview(snapshot, tap)
     if outcome.what == "repeat":
         original = next(r for r in state.recent if r.seq == outcome.partner)
         original.echoed.add(tap.by)
@@ -502,6 +543,7 @@ def _next(state: GameState, snapshot: Mapping[str, Any], tap: Tap, alone: bool) 
         line.repeats = outcome.partner
         line.text = _("Recorded by both players: {what}").format(what=original.text)
         return line
+    text = _preview(snapshot, tap)  # (a repeat says the original's words: none needed)
     partner_by = ""
     if outcome.what == "disagreement":
         partner_by = next(r.by for r in state.recent if r.seq == outcome.partner)
@@ -1078,7 +1120,8 @@ def _prepare_end(state: GameState, data: dict) -> dict:
 
 def _prepare_undo(state: GameState, data: dict) -> dict:
     """Undo a tap that counts, a copy of one, or one held: a tap recorded by both players
-    is undone with its copies (either player's undo takes the event back)."""
+    is undone with its copies made before the undo (either player's undo takes the event
+    back: ``undone_by``)."""
     target = as_int(data.get("target"))
     undoable = [*state.effective, *state.duplicates, *(h.seq for h in state.held)]
     if not undoable:
@@ -1087,9 +1130,7 @@ def _prepare_undo(state: GameState, data: dict) -> dict:
         target = state.effective[-1] if state.effective else undoable[-1]
     if target not in undoable:
         raise PlayError(_("That tap is already undone, or can't be undone."), "target")
-    original = state.duplicates.get(target, target)
-    also = sorted({original, *(k for k, v in state.duplicates.items() if v == original)} - {target})
-    return {"target": target, "also": also} if also else {"target": target}
+    return {"target": target}
 
 
 #: how a held tap is settled: a conflict kept (after the taps it conflicted with) or

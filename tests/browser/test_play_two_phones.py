@@ -22,7 +22,7 @@ from play.models import Game, TapEvent
 from tests.browser.builder import log_in, no_horizontal_scroll
 from tests.browser.conftest import PHONE
 from tests.browser.test_pages import axe_violations
-from tests.browser.test_play import WAIT, hit, more, roster, table_settled, tracker, value
+from tests.browser.test_play import WAIT, hit, more, roster, shot, table_settled, tracker, value
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.browser
@@ -155,6 +155,8 @@ def test_the_same_wound_on_both_phones_counts_once_and_a_conflict_is_settled_by_
     expect(bob.locator('[data-testid="held-conflict"]')).to_be_visible(timeout=WAIT)
     assert axe_violations(alice) == []
     assert no_horizontal_scroll(alice)
+    held.scroll_into_view_if_needed()
+    shot(alice, "play-held-conflict-375")
     # Alice drops it with the keyboard: Tab to "Drop it", Shift+Tab back and forth, Enter
     keep = held.locator('[data-testid="settle-keep"]')
     keep.focus()
@@ -243,7 +245,9 @@ def test_a_third_phone_follows_the_game_read_only(phones, browser, live_server):
         )
         assert no_horizontal_scroll(spectator)
         assert axe_violations(spectator) == []
+        shot(spectator, "play-watch-375")
         spectator.set_viewport_size({"width": 1280, "height": 900})
         assert axe_violations(spectator) == []
+        shot(spectator, "play-watch-1280")
     finally:
         spectator.context.close()
