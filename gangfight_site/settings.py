@@ -392,12 +392,18 @@ PERMISSIONS_POLICY = os.environ.get("PERMISSIONS_POLICY", "").strip() or ", ".jo
     ]
 )
 
+# One console handler. Django's own "django" logger is given it too and does not pass
+# its records on to the root's (with DEBUG on, Django's default console handler and the
+# root's wrote every record twice); a refusal (403) is an expected answer: one line, no
+# traceback (common/logs.py).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"refusals": {"()": "common.logs.RefusalsOnOneLine"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["refusals"]}},
     "root": {"handlers": ["console"], "level": "WARNING"},
     "loggers": {
+        "django": {"handlers": ["console"], "level": "WARNING", "propagate": False},
         "weasyprint": {"level": "ERROR"},
         "fontTools": {"level": "ERROR"},
     },

@@ -62,7 +62,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from campaigns.leagues.models import ClubMember, League, MatchReport, Pairing, Registration, Round
-from campaigns.leagues.services import round_robin_done
+from campaigns.leagues.services import problem_sentences, round_robin_done
 from campaigns.models import Campaign, CampaignEvent, CampaignGang
 from notifications.models import Notice
 from rules.campaign import (
@@ -75,7 +75,6 @@ from rules.campaign import (
     EncounterState,
     replay,
 )
-from rules.i18n import punctuate
 
 __all__ = ["KINDS", "Waiting", "grouped", "waiting_for"]
 
@@ -500,8 +499,9 @@ def _open_items(user) -> list[Waiting]:
 
 
 def _problems(registration: Registration) -> str:
-    """The first two things that make the gang illegal (as the rules engine said them)."""
-    return punctuate(";").join([p for p in registration.problems.splitlines() if p.strip()][:2])
+    """The first two things that make the gang illegal, as sentences (each once, ending
+    with one full stop: ``campaigns.leagues.services.problem_sentences``)."""
+    return " ".join(problem_sentences(registration.problems.splitlines())[:2])
 
 
 def _illegal_items(user, organised: list[League]) -> list[Waiting]:

@@ -118,6 +118,7 @@ REG_FIELDS = (
     "gang_id",
     "gang_name",
     "dropped",
+    "disqualified",
     "checked_version",
     "legal",
     "problems",
@@ -140,6 +141,7 @@ class Entry:
     gang_id: int | None
     gang_name: str  # as registered
     dropped: bool
+    disqualified: bool
     checked_version: int
     legal: bool
     problems: str
@@ -151,7 +153,8 @@ class Entry:
 
     @property
     def problem_list(self) -> list[str]:
-        return [p for p in self.problems.splitlines() if p.strip()]
+        """What makes the gang illegal, as readable sentences (each once)."""
+        return services.problem_sentences(self.problems.splitlines())
 
 
 @dataclass
@@ -468,7 +471,14 @@ def next_match(board: Board, user) -> dict[str, Any] | None:
     other_id = match.b if side == "a" else match.a
     opponent = board.by_id.get(other_id) if other_id is not None else None
     if match.is_bye:
-        text = _("You have a bye: it scores as a win.")
+        text = (
+            _("You have a bye: it scores as a win.")
+            if board.league.pairing == League.ROUND_ROBIN
+            else _(
+                "You have a bye: it scores as a win. The bye goes to the lowest-ranked "
+                "player who has not had one."
+            )
+        )
     elif match.status is None:
         text = _("Play it, then report the result.")
     elif match.status == MatchReport.SUBMITTED:
@@ -530,7 +540,8 @@ def standings_rows(board: Board, *, uses_h2h: bool, public: bool, player_url: st
             notes.append(f' <span class="badge">{escape(_("you"))}</span>')
         if e.dropped:
             classes.append("is-dropped")
-            notes.append(f' <span class="badge">{escape(_("dropped"))}</span>')
+            word = _("disqualified") if e.disqualified else _("dropped")
+            notes.append(f' <span class="badge">{escape(word)}</span>')
         if line.note:
             notes.append(
                 f'<small class="tiebreak-note" data-testid="tiebreak-note">{escape(line.note)}'
@@ -538,9 +549,11 @@ def standings_rows(board: Board, *, uses_h2h: bool, public: bool, player_url: st
             )
         if not e.legal:
             classes.append("is-illegal")
+            sentences = "".join(f"<li>{escape(p)}</li>" for p in e.problem_list)
             notes.append(
                 '<small class="illegal-note" data-testid="illegal"><span class="badge error">'
-                f"{escape(_('Illegal now'))}</span> {escape('; '.join(e.problem_list))}</small>"
+                f"{escape(_('Illegal now'))}</span></small>"
+                f'<ul class="finding-list compact illegal-problems">{sentences}</ul>'
             )
         elif e.gang_id is None:
             notes.append(

@@ -159,7 +159,10 @@ class LeagueForm(forms.Form):
         initial=list(arithmetic.DEFAULT_TIEBREAKS),
         help_text=gettext_lazy(
             "Players equal on points are split by the first; still equal, by the "
-            "second; and so on. Equal on all of them, they share a rank."
+            "second; and so on. Equal on all of them, they share a rank. Strength of "
+            "schedule is the average of the opponents' points and leaves byes out: a "
+            "player with a bye, a win and a loss can finish above one with two wins in "
+            "three games, when the opponents they played have more points."
         ),
     )
     pairing = forms.ChoiceField(

@@ -154,6 +154,8 @@ class Registration(models.Model):
         CampaignGang, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     dropped = models.BooleanField(default=False)
+    #: dropped by the organiser as a disqualification (``dropped`` is then set too)
+    disqualified = models.BooleanField(default=False)
     registered = models.DateTimeField(auto_now_add=True)
     #: the gang's legality under the league's cap, checked at this gang version
     checked_version = models.PositiveIntegerField(default=0)

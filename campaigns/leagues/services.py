@@ -134,6 +134,85 @@ def set_role(club: Club, member: ClubMember, role: str, by=None) -> ClubMember:
     return member
 
 
+def _leave_leagues(club: Club, user) -> None:
+    """``user`` leaves ``club``: a registration in a league still taking registrations
+    is removed; in a running league they are dropped (paired no more); every result
+    played stands, in running and finished leagues alike."""
+    registrations = Registration.objects.filter(
+        league__club=club, player=user, league__status__in=[League.REGISTRATION, League.RUNNING]
+    ).select_related("league")
+    for registration in registrations:
+        if registration.league.status == League.REGISTRATION:
+            registration.delete()
+        elif not registration.dropped:
+            registration.dropped = True
+            registration.save(update_fields=["dropped"])
+        signals.league_changed.send(League, league_id=registration.league_id)
+
+
+@transaction.atomic
+def remove_member(club: Club, member: ClubMember, by) -> None:
+    """An organiser removes a member from the club (never the last organiser): they no
+    longer see its pages; their results stay in its leagues' standings."""
+    Club.objects.select_for_update().filter(pk=club.pk).first()
+    if not club.members.filter(user=by, role=ClubMember.ORGANISER).exists():
+        raise LeagueError(_("Only the club's organisers remove a member."))
+    member = ClubMember.objects.select_related("user").get(pk=member.pk)
+    if member.user_id == getattr(by, "pk", None):
+        raise LeagueError(_("To leave the club yourself, use “Leave the club”."))
+    organisers = club.members.filter(role=ClubMember.ORGANISER).count()
+    if member.role == ClubMember.ORGANISER and organisers <= 1:  # pragma: no cover - by is one
+        raise LeagueError(gettext_lazy("A club needs at least one organiser."))
+    _leave_leagues(club, member.user)
+    member.delete()
+    signals.people_changed.send(
+        League, user_ids=[member.user_id], emails={member.user_id: member.user.email}
+    )
+
+
+@transaction.atomic
+def leave_club(club: Club, user) -> None:
+    """A member leaves the club; the last organiser hands it over first."""
+    Club.objects.select_for_update().filter(pk=club.pk).first()
+    member = ClubMember.objects.filter(club=club, user=user).first()
+    if member is None:
+        raise LeagueError(_("You are not a member of this club."))
+    organisers = club.members.filter(role=ClubMember.ORGANISER).count()
+    if member.role == ClubMember.ORGANISER and organisers <= 1:
+        raise LeagueError(
+            _(
+                "You are the club's only organiser: hand the club over to another member "
+                "first (they become its organiser), then leave."
+            )
+        )
+    _leave_leagues(club, user)
+    member.delete()
+    signals.people_changed.send(League, user_ids=[user.pk], emails={user.pk: user.email})
+
+
+@transaction.atomic
+def hand_over(club: Club, to: ClubMember, by) -> ClubMember:
+    """``by`` hands the club to the member ``to``: ``to`` becomes an organiser (and is
+    told: ``signals.organiser_made``), ``by`` becomes a member, in one transaction."""
+    Club.objects.select_for_update().filter(pk=club.pk).first()
+    mine = club.members.filter(user=by, role=ClubMember.ORGANISER).first()
+    if mine is None:
+        raise LeagueError(_("Only the club's organisers hand it over."), "member")
+    to = ClubMember.objects.select_related("user").get(pk=to.pk)
+    if to.pk == mine.pk:
+        raise LeagueError(_("Choose another member to hand the club over to."), "member")
+    if not to.user.is_active:
+        raise LeagueError(_("A former member can't organise the club."), "member")
+    if to.role != ClubMember.ORGANISER:
+        set_role(club, to, ClubMember.ORGANISER, by=by)
+    mine.role = ClubMember.MEMBER
+    mine.save(update_fields=["role"])
+    signals.people_changed.send(League, user_ids=[by.pk], emails={by.pk: by.email})
+    for league_id in club.leagues.exclude(status=League.FINISHED).values_list("pk", flat=True):
+        signals.league_changed.send(League, league_id=league_id)  # what waits moves too
+    return to
+
+
 # --------------------------------------------------------------------------- leagues
 
 
@@ -234,6 +313,28 @@ def check_gang(league: League, gang: Gang, members: Sequence[Member] | None = No
     return [f.message for f in report.errors]
 
 
+def problem_sentences(problems: Iterable[str]) -> list[str]:
+    """What makes a gang illegal as readable sentences: each message once, in the order
+    the rules engine gave them, each ending with one full stop (the engine's messages
+    end with one or not; joined by ";" they read ".;")."""
+    out: list[str] = []
+    for problem in problems:
+        text = " ".join(str(problem).split()).rstrip(" .;:,")
+        if not text:
+            continue
+        sentence = text[:1].upper() + text[1:]
+        if text[-1] not in "!?…":
+            sentence += "."
+        if sentence not in out:
+            out.append(sentence)
+    return out
+
+
+def problems_text(problems: Iterable[str]) -> str:
+    """The sentences of :func:`problem_sentences` in one line, for a message or a mail."""
+    return " ".join(problem_sentences(problems))
+
+
 def _members(gangs: QuerySet[Gang]) -> dict[int, list[Member]]:
     found: dict[int, list[Member]] = {g: [] for g in gangs.values_list("pk", flat=True)}
     members = (
@@ -282,7 +383,7 @@ def register(
     if problems:
         raise LeagueError(
             _("This gang breaks the rules under the league's cap: %(problems)s")
-            % {"problems": punctuate(";").join(problems[:3])},
+            % {"problems": problems_text(problems[:3])},
             "gang",
         )
     registration, created = Registration.objects.get_or_create(
@@ -319,6 +420,54 @@ def withdraw(registration: Registration) -> None:
     else:
         registration.dropped = True
         registration.save(update_fields=["dropped"])
+
+
+@transaction.atomic
+def drop(registration: Registration, by, *, disqualify: bool = False) -> Registration:
+    """The organiser drops a player (or disqualifies them) from a running league: they
+    are paired no more, their results played stand (as a player who withdraws). Before
+    play, a player's registration is removed instead (``withdraw``)."""
+    league = League.objects.select_for_update().get(pk=registration.league_id)
+    if not is_organiser(league.club, by):
+        raise LeagueError(_("Only the club's organisers drop a player."))
+    if league.status == League.FINISHED:
+        raise LeagueError(_("The league is finished: its standings stay as they are."))
+    registration = Registration.objects.get(pk=registration.pk)
+    if registration.dropped and registration.disqualified == disqualify:
+        return registration
+    registration.dropped = True
+    registration.disqualified = disqualify
+    registration.save(update_fields=["dropped", "disqualified"])
+    logger.info(
+        "League %s: registration %s %s by user %s",
+        league.pk,
+        registration.pk,
+        "disqualified" if disqualify else "dropped",
+        getattr(by, "pk", None),
+    )
+    signals.league_changed.send(League, league_id=league.pk)
+    return registration
+
+
+@transaction.atomic
+def reinstate(registration: Registration, by) -> Registration:
+    """The organiser brings a dropped (or disqualified) player back: paired again from the
+    next round paired. A player who left the club must join it again first."""
+    league = League.objects.select_for_update().get(pk=registration.league_id)
+    if not is_organiser(league.club, by):
+        raise LeagueError(_("Only the club's organisers bring a player back."))
+    if league.status == League.FINISHED:
+        raise LeagueError(_("The league is finished: its standings stay as they are."))
+    registration = Registration.objects.select_related("player").get(pk=registration.pk)
+    if not registration.player.is_active:
+        raise LeagueError(_("A former member can't be brought back."))
+    if not ClubMember.objects.filter(club=league.club, user=registration.player).exists():
+        raise LeagueError(_("This player left the club: they must join it again first."))
+    registration.dropped = False
+    registration.disqualified = False
+    registration.save(update_fields=["dropped", "disqualified"])
+    signals.league_changed.send(League, league_id=league.pk)
+    return registration
 
 
 def refresh_legality(
@@ -414,10 +563,19 @@ class RoundStatus:
     pairings: int
     reported: int
     counted: int
+    #: of the matches without a counted result: not reported, waiting for the
+    #: opponent's confirmation, disputed
+    unreported: int = 0
+    waiting: int = 0
+    disputed: int = 0
 
     @property
     def complete(self) -> bool:
         return self.round is None or self.counted == self.pairings
+
+    @property
+    def missing(self) -> int:
+        return self.pairings - self.counted
 
 
 def current_round(league: League) -> RoundStatus:
@@ -427,7 +585,54 @@ def current_round(league: League) -> RoundStatus:
     pairings = list(last.pairings.select_related("report").filter(b__isnull=False))
     reported = [p for p in pairings if getattr(p, "report", None)]
     counted = [p for p in reported if p.report.counts]
-    return RoundStatus(last, len(pairings), len(reported), len(counted))
+    statuses = [p.report.status for p in reported]
+    return RoundStatus(
+        last,
+        len(pairings),
+        len(reported),
+        len(counted),
+        unreported=len(pairings) - len(reported),
+        waiting=statuses.count(MatchReport.SUBMITTED),
+        disputed=statuses.count(MatchReport.DISPUTED),
+    )
+
+
+def missing_text(number: int, unreported: int, waiting: int, disputed: int) -> str:
+    """Why round ``number`` can't be followed yet, in words that tell an unreported match
+    (the players report it, or the organiser enters it) from one waiting for the
+    opponent's confirmation and from a disputed one (the organiser settles it)."""
+    missing = unreported + waiting + disputed
+    parts = []
+    if unreported:
+        parts.append(
+            ngettext("%(count)s not reported yet", "%(count)s not reported yet", unreported)
+            % {"count": unreported}
+        )
+    if waiting:
+        parts.append(
+            ngettext(
+                "%(count)s waiting for the opponent's confirmation",
+                "%(count)s waiting for the opponent's confirmation",
+                waiting,
+            )
+            % {"count": waiting}
+        )
+    if disputed:
+        parts.append(
+            ngettext(
+                "%(count)s disputed: settle it on its match page",
+                "%(count)s disputed: settle them on their match pages",
+                disputed,
+            )
+            % {"count": disputed}
+        )
+    return ngettext(
+        "Round %(number)s has %(count)s result missing (%(details)s): pair the next round "
+        "once it is confirmed or settled.",
+        "Round %(number)s has %(count)s results missing (%(details)s): pair the next round "
+        "once they are confirmed or settled.",
+        missing,
+    ) % {"number": number, "count": missing, "details": punctuate(";").join(parts)}
 
 
 def new_seed() -> int:
@@ -469,15 +674,8 @@ def next_round(league: League) -> Round:
         raise LeagueError(gettext_lazy("The league is finished."))
     status = current_round(league)
     if not status.complete:
-        left = status.pairings - status.counted
         raise LeagueError(
-            ngettext(
-                "Round %(number)s has %(count)s match without a confirmed result: settle it first.",
-                "Round %(number)s has %(count)s matches without a confirmed result: "
-                "settle them first.",
-                left,
-            )
-            % {"number": status.round.number, "count": left}
+            missing_text(status.round.number, status.unreported, status.waiting, status.disputed)
         )
     number = (status.round.number if status.round else 0) + 1
     everyone = list(league.registrations.order_by("pk").values_list("pk", "dropped"))

@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from campaigns.leagues.views import clubs as cv
 from campaigns.leagues.views import leagues as lv
@@ -16,10 +16,27 @@ urlpatterns = [
         cv.club_member_role,
         name="club_member_role",
     ),
+    path(
+        "clubs/<int:club_id>/members/<int:member_id>/remove/",
+        cv.club_member_remove,
+        name="club_member_remove",
+    ),
+    path("clubs/<int:club_id>/leave/", cv.club_leave, name="club_leave"),
+    path("clubs/<int:club_id>/hand-over/", cv.club_hand_over, name="club_hand_over"),
     path("clubs/<int:club_id>/leagues/new/", cv.league_create, name="league_create"),
     path("leagues/<int:league_id>/settings/", cv.league_settings, name="league_settings"),
     path("leagues/<int:league_id>/register/", cv.league_register, name="league_register"),
     path("leagues/<int:league_id>/withdraw/", cv.league_withdraw, name="league_withdraw"),
+    path(
+        "leagues/<int:league_id>/players/<int:registration_id>/drop/",
+        cv.league_drop,
+        name="league_drop",
+    ),
+    path(
+        "leagues/<int:league_id>/players/<int:registration_id>/reinstate/",
+        cv.league_reinstate,
+        name="league_reinstate",
+    ),
     path("leagues/<int:league_id>/rounds/", cv.league_rounds, name="league_rounds"),
     path("leagues/<int:league_id>/rounds/next/", cv.league_next_round, name="league_next_round"),
     path("leagues/<int:league_id>/rounds/<int:number>/swap/", cv.league_swap, name="league_swap"),
@@ -50,3 +67,6 @@ urlpatterns = [
     path("leagues/<int:league_id>/matches.csv", lv.league_matches_csv, name="league_matches_csv"),
     path("l/<str:token>/", lv.league_public, name="league_public"),
 ]
+
+# the club's ratings (views/ratings.py)
+urlpatterns += [path("", include("campaigns.leagues.ratings_urls"))]

@@ -41,6 +41,7 @@ from campaigns.leagues.models import (
     Club,
     ClubMember,
     League,
+    MatchReport,
     Pairing,
     Registration,
 )
@@ -117,6 +118,7 @@ def _club_page(
     club: Club,
     *,
     role_error: tuple[int, str] | None = None,
+    leave_error: str = "",
     status: int = 200,
 ) -> HttpResponse:
     members = sorted(
@@ -125,8 +127,9 @@ def _club_page(
     )
     me = next((m for m in members if m.user_id == request.user.pk), None)
     organiser = me is not None and me.role == ClubMember.ORGANISER
+    # every player entered, dropped, withdrawn or gone from the club too (a withdrawal
+    # before play removes the registration: they never played)
     leagues = club.leagues.annotate(
-        players=Count("registrations", filter=Q(registrations__dropped=False), distinct=True),
         registered=Count("registrations", distinct=True),
         last_round=Max("round_set__number"),
     ).order_by("-created", "-pk")
@@ -149,6 +152,8 @@ def _club_page(
         "leagues": rows,
         "roles": ClubMember.ROLES,
         "role_error": role_error,
+        "leave_error": leave_error,
+        "others": [m for m in members if m.user_id != request.user.pk and m.user.is_active],
         "invite_url": links.absolute(reverse("club_join", args=[club.invite_token]), request)
         if organiser
         else "",
@@ -179,6 +184,72 @@ def club_member_role(request: HttpRequest, club_id: int, member_id: int) -> Http
         request,
         _("%(user)s is now %(role)s.")
         % {"user": member.user.get_username(), "role": str(member.get_role_display()).lower()},
+    )
+    return redirect(reverse("club_detail", args=[club.pk]) + "#members")
+
+
+@login_required
+@post_only("club_detail")
+def club_member_remove(request: HttpRequest, club_id: int, member_id: int) -> HttpResponse:
+    """An organiser removes a member (not themselves: they leave; not the last
+    organiser). The member's results stay in the standings."""
+    club = services.get_club_for_user(request.user, club_id)
+    _require_organiser(services.role_of(club, request.user))
+    member = get_object_or_404(club.members.select_related("user"), pk=member_id)
+    try:
+        services.remove_member(club, member, request.user)
+    except LeagueError as error:
+        return _club_page(request, club, role_error=(member.pk, error.message))
+    messages.success(
+        request,
+        _(
+            "%(user)s is no longer a member of the club; their results stay in the "
+            "leagues' standings."
+        )
+        % {"user": member.user.get_username()},
+    )
+    return redirect(reverse("club_detail", args=[club.pk]) + "#members")
+
+
+@login_required
+@post_only("club_detail")
+def club_leave(request: HttpRequest, club_id: int) -> HttpResponse:
+    """Any member leaves the club; the last organiser is told to hand it over first."""
+    club = services.get_club_for_user(request.user, club_id)
+    try:
+        services.leave_club(club, request.user)
+    except LeagueError as error:
+        return _club_page(request, club, leave_error=error.message)
+    messages.success(
+        request,
+        _("You left “%(name)s”; your results stay in its leagues' standings.")
+        % {"name": club.name},
+    )
+    return redirect("club_list")
+
+
+@login_required
+@post_only("club_detail")
+def club_hand_over(request: HttpRequest, club_id: int) -> HttpResponse:
+    """An organiser hands the club over to a member: they organise it, and the one who
+    handed it over is a member from then on."""
+    club = services.get_club_for_user(request.user, club_id)
+    _require_organiser(services.role_of(club, request.user))
+    try:
+        member_id = int(request.POST.get("member", ""))
+    except ValueError:
+        member_id = 0
+    member = club.members.select_related("user").filter(pk=member_id).first()
+    if member is None:
+        return _club_page(request, club, leave_error=_("Choose the member to hand the club to."))
+    try:
+        services.hand_over(club, member, request.user)
+    except LeagueError as error:
+        return _club_page(request, club, leave_error=error.message)
+    messages.success(
+        request,
+        _("%(user)s now organises “%(name)s” and has been told; you are a member.")
+        % {"user": member.user.get_username(), "name": club.name},
     )
     return redirect(reverse("club_detail", args=[club.pk]) + "#members")
 
@@ -376,6 +447,9 @@ def league_register(request: HttpRequest, league_id: int) -> HttpResponse:
         "closed": "" if can_register else _closed(league, registration),
         "has_campaign_gangs": bool(form.campaign_gangs),
         "cap_help": _(system.cap_help) if system.cap_help else "",
+        "problems": services.problem_sentences(registration.problems.splitlines())
+        if registration is not None
+        else [],
     }
     return render(request, "leagues/league_register.html", context)
 
@@ -405,6 +479,66 @@ def league_withdraw(request: HttpRequest, league_id: int) -> HttpResponse:
             ),
         )
     return redirect("league_detail", league_id=league.pk)
+
+
+@login_required
+@post_only("league_detail")
+def league_drop(request: HttpRequest, league_id: int, registration_id: int) -> HttpResponse:
+    """The organiser drops a player (``how=drop``) or disqualifies them
+    (``how=disqualify``): paired no more, their results stand."""
+    league = _league(request, league_id)
+    _require_organiser(league.my_role)
+    registration = get_object_or_404(
+        Registration.objects.select_related("player"), league=league, pk=registration_id
+    )
+    disqualify = request.POST.get("how") == "disqualify"
+    try:
+        services.drop(registration, request.user, disqualify=disqualify)
+    except LeagueError as error:
+        messages.error(request, error.message)
+    else:
+        what = {"gang": registration.gang_name, "player": registration.player.get_username()}
+        messages.success(
+            request,
+            (
+                _(
+                    "%(gang)s (%(player)s) is disqualified: paired no more; the results "
+                    "played stand."
+                )
+                if disqualify
+                else _(
+                    "%(gang)s (%(player)s) is dropped: paired no more; the results played "
+                    "stand. You can bring them back before the next pairing."
+                )
+            )
+            % what,
+        )
+    return redirect("league_player", league_id=league.pk, registration_id=registration.pk)
+
+
+@login_required
+@post_only("league_detail")
+def league_reinstate(request: HttpRequest, league_id: int, registration_id: int) -> HttpResponse:
+    """The organiser brings a dropped player back: paired from the next round on."""
+    league = _league(request, league_id)
+    _require_organiser(league.my_role)
+    registration = get_object_or_404(
+        Registration.objects.select_related("player"), league=league, pk=registration_id
+    )
+    try:
+        services.reinstate(registration, request.user)
+    except LeagueError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request,
+            _("%(gang)s is back: paired again from the next round.")
+            % {"gang": registration.gang_name},
+        )
+    back = request.POST.get("back")
+    if back == "rounds":
+        return redirect(reverse("league_rounds", args=[league.pk]) + "#next-title")
+    return redirect("league_player", league_id=league.pk, registration_id=registration.pk)
 
 
 # --------------------------------------------------------------------------- rounds
@@ -458,17 +592,44 @@ def _rounds_page(
             }
         )
     last = rounds[-1] if rounds else None
-    everyone = list(league.registrations.order_by("pk").values_list("pk", "dropped"))
+    registrations = list(league.registrations.order_by("pk").select_related("player", "gang"))
+    everyone = [(r.pk, r.dropped) for r in registrations]
     active = sum(1 for _pk, dropped in everyone if not dropped)
     planned = league.planned_rounds(len(everyone))
     met = [(p.a_id, p.b_id) for p in pairings]
+    missing = None
+    if last is not None and last["counted"] < last["matches"]:
+        games = [t for t in last["tables"] if not t["p"].is_bye]
+        statuses = [t["report"].status for t in games if t["report"] is not None]
+        missing = {
+            "count": last["matches"] - last["counted"],
+            "text": services.missing_text(
+                last["number"],
+                sum(1 for t in games if t["report"] is None),
+                statuses.count(MatchReport.SUBMITTED),
+                statuses.count(MatchReport.DISPUTED),
+            ),
+        }
+    illegal = [
+        {"reg": r, "problems": services.problem_sentences(r.problems.splitlines())}
+        for r in registrations
+        if not r.dropped and not r.legal
+    ]
+    mine = next((r for r in registrations if r.player_id == request.user.pk), None)
     context = {
         "league": league,
         "system": get_system(league.system),
-        "rounds": rounds,
+        # the round under way first, then the earlier ones, newest first
+        "rounds": rounds[::-1],
+        "played": len(rounds),
         "is_organiser": organiser,
         "next_number": (last["number"] if last else 0) + 1,
         "last_complete": last is None or last["counted"] == last["matches"],
+        "missing": missing,
+        "illegal": illegal,
+        "illegal_ids": {i["reg"].pk for i in illegal},
+        "dropped": [r for r in registrations if r.dropped],
+        "registration": mine,
         "all_paired": last is not None
         and (last["number"] >= planned or services.round_robin_done(league, everyone, met)),
         "planned": planned,
@@ -492,7 +653,9 @@ def league_next_round(request: HttpRequest, league_id: int) -> HttpResponse:
     try:
         new = services.next_round(league)
     except LeagueError as error:
-        return _rounds_page(request, league, error=error.message)
+        # back to the rounds page with why (a reload shows it, and posts nothing again)
+        messages.error(request, error.message)
+        return redirect(reverse("league_rounds", args=[league.pk]) + "#next-title")
     tables = new.pairings.count()
     messages.success(
         request,

@@ -80,6 +80,7 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
         if organiser
         else "",
         "own_join": _own_join(league, board, request.user),
+        "own_registration": any(e.player_id == request.user.pk for e in board.registrations),
     }
     return render(request, "leagues/league_detail.html", context)
 

@@ -117,6 +117,12 @@ def _match_page(
     if status == MatchReport.SUBMITTED and not bye:
         submitter_is_a = report.submitted_by_id == pairing.a.player_id
         waiting_for = (pairing.b if submitter_is_a else pairing.a).player
+    # a match that waits on a former member (a result for them to confirm, or nothing
+    # reported) is the organiser's to settle: the to-do list links here, the form open
+    left = not bye and not (pairing.a.player.is_active and pairing.b.player.is_active)
+    settle_open = left and (
+        status is None or (status == MatchReport.SUBMITTED and not waiting_for.is_active)
+    )
     winner_fewer_vp = report is not None and (
         (report.winner == "a" and report.vp_a < report.vp_b)
         or (report.winner == "b" and report.vp_b < report.vp_a)
@@ -135,6 +141,7 @@ def _match_page(
         "settle_form": settle_form if can_settle else None,
         "scenarios": scenarios,
         "winner_fewer_vp": winner_fewer_vp,
+        "settle_open": settle_open,
         "waiting_for": waiting_for,
         "winner_name": _winner_name(pairing, report),
         "error": error,
