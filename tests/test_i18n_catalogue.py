@@ -97,6 +97,7 @@ SAME_IN_FRENCH = {
     **dict.fromkeys(
         [
             "Type",
+            "Place",
             "Description",
             "Profession",
             "Professions",
