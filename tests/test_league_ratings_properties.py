@@ -12,11 +12,13 @@
 
 from __future__ import annotations
 
+import math
+
 import glicko2
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from campaigns.leagues.ratings import RD0, SCALE, Game, Ratings, rate
+from campaigns.leagues.ratings import PHI0, RD0, SCALE, Game, Ratings, rate
 
 
 def test_glickmans_worked_example():
@@ -195,3 +197,69 @@ def test_removing_a_match_equals_never_having_had_it(raw, data):
     ratings = Ratings(games)
     ratings.update([], removed=[gone.key] if gone else [])
     assert ratings.snapshot() == Ratings([g for g in games if g != gone]).snapshot()
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.floats(min_value=0.05, max_value=PHI0),
+    st.floats(min_value=0.01, max_value=0.2),
+    st.integers(min_value=1, max_value=2000),
+)
+def test_rd_grown_at_once_equals_step_6_period_by_period_with_the_cap(phi, sigma, idle):
+    """The engine grows a returning player's deviation in one step, φ' = √(φ² + n·sigma²)
+    capped at 350 (so a player who sits a round out costs nothing that round): within
+    rounding of Glickman's step 6 applied once per period sat out, capped each time."""
+    stepped = phi
+    for _ in range(idle):
+        stepped = min(math.sqrt(stepped * stepped + sigma * sigma), PHI0)
+    at_once = min(math.sqrt(phi * phi + idle * sigma * sigma), PHI0)
+    assert abs(at_once - stepped) <= 1e-12
+    # in the engine: player 1 sits out ``n`` periods (others play), then plays a newcomer
+    n = min(idle, 60)
+    first = Ratings([Game(0, 1, 1, 2, 1.0)]).players[1]
+    fillers = [Game(p, 10 + p, 4, 5, 0.5) for p in range(1, n + 1)]
+    ratings = Ratings([Game(0, 1, 1, 2, 1.0), *fillers, Game(n + 1, 2, 1, 3, 0.0)])
+    mu, phi_0, sigma_0, _, _ = first
+    grown = min(math.sqrt(phi_0 * phi_0 + n * sigma_0 * sigma_0), PHI0)
+    assert tuple(ratings.players[1][:3]) == rate(mu, grown, sigma_0, [(0.0, PHI0, 0.0)])
+    assert ratings.players[1][3:] == [n + 1, 2]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(game_strategy, min_size=1, max_size=40))
+def test_each_period_equals_rate_against_the_ratings_before_it(raw):
+    """Whether nobody plays twice in a period (rated a game at a time) or someone does
+    (rated a player at a time): every player's new rating is ``rate``'s, exactly, and
+    their history gains one match a game, with the period, key, opponent and score."""
+    games = [Game(p, i + 1, a, b, s) for i, (p, a, b, s) in enumerate(raw) if a != b]
+    if not games:
+        return
+    ratings = Ratings()
+    for period in sorted({g.period for g in games}):
+        index = len(ratings.periods)
+        before = {p: list(s) for p, s in ratings.players.items()}
+        played = [g for g in games if g.period == period]
+        ratings.update(played)
+
+        def pre(player, before=before, index=index):
+            if player not in before:
+                return 0.0, PHI0, 0.06, 0
+            mu, phi, sigma, last, count = before[player]
+            if index - last - 1 > 0:
+                phi = min(math.sqrt(phi * phi + (index - last - 1) * sigma * sigma), PHI0)
+            return mu, phi, sigma, count
+
+        series: dict[int, list] = {}
+        for g in played:
+            series.setdefault(g.a, []).append((g.b, g.score, g.key))
+            series.setdefault(g.b, []).append((g.a, 1.0 - g.score, g.key))
+        for player, mine in series.items():
+            mu, phi, sigma, count = pre(player)
+            expected = rate(mu, phi, sigma, [(*pre(o)[:2], s) for o, s, _ in mine])
+            assert tuple(ratings.players[player]) == (*expected, index, count + len(mine))
+            points = ratings.points(player)[-len(mine) :]
+            assert [(p.period, p.key, p.opponent, p.score) for p in points] == [
+                (index, key, o, s) for o, s, key in mine
+            ]
+            assert all(type(v) is int for p in points for v in (p.period, p.key, p.opponent))
+            assert points[-1].rating == expected[0] * SCALE + 1500.0

@@ -21,9 +21,13 @@ after each match).
   (the reference the tests compare with).
 
 :meth:`Ratings.update` takes the matches that are new or changed: the first round they
-touch and every round after it are undone (each period keeps what it changed) and rated
-again; a result in the last round costs that round alone. The Django side (reading the
-matches, a cache per process, the pages' data) is at the end of this module.
+touch and every round after it are undone (their players' histories cut back: the last
+match left holds each one's state before) and rated again; a result in the last round
+costs that round alone. A full computation costs a fixed amount a match (one pass over
+the rounds; nothing per player who sits a round out), and a player's history is one
+``array`` of doubles (no Python object a match): docs/benchmarks.md, "Ratings at ladder
+scale". The Django side (reading the matches, a cache per process, the pages' data) is at
+the end of this module.
 """
 
 from __future__ import annotations
@@ -31,9 +35,13 @@ from __future__ import annotations
 import bisect
 import gc
 import math
+import struct
 import threading
+from array import array
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import chain
+from operator import attrgetter
 from typing import Any
 
 SCALE = 173.7178
@@ -42,6 +50,15 @@ TAU, EPS = 0.5, 0.000001
 PHI0 = RD0 / SCALE
 _PI2 = math.pi**2
 _TAU2 = TAU * TAU
+_PAIR = attrgetter("a", "b")  # a game's two players
+#: numbers a match in a player's history (``Ratings.history``): period index, key,
+#: opponent, score, μ, φ, sigma after it, as doubles (keys and players are ints < 2**53)
+WIDTH = 7
+_PACK = struct.Struct(f"{WIDTH}d").pack
+
+
+def _history() -> array:
+    return array("d")
 
 
 @dataclass(frozen=True, order=True)
@@ -82,38 +99,47 @@ def _g(phi: float) -> float:
     return 1.0 / math.sqrt(1.0 + 3.0 * phi * phi / _PI2)
 
 
-def _volatility(sigma: float, phi2: float, v: float, delta2: float) -> float:
+def _volatility(
+    sigma: float,
+    phi2: float,
+    v: float,
+    delta2: float,
+    exp=math.exp,
+    log=math.log,
+    tau=TAU,
+    tau2=_TAU2,
+    eps=EPS,
+) -> float:
     """Glickman's step 5 (the Illinois algorithm), on the Glicko-2 scale:
-    f(x) = eˣ(Δ² - φ² - v - eˣ) / 2(φ² + v + eˣ)² - (x - a) / τ²."""
-    exp = math.exp
-    a = math.log(sigma * sigma)
+    f(x) = eˣ(Δ² - φ² - v - eˣ) / 2(φ² + v + eˣ)² - (x - a) / τ².
+    (The functions and constants are bound as defaults: locals in the loop.)"""
+    ex = sigma * sigma
+    a = log(ex)
     pv = phi2 + v
     d2 = delta2 - pv
     A = a
-    ex = sigma * sigma
     d = pv + ex
     fA = ex * (d2 - ex) / (2.0 * d * d)  # f(a): (x - a) is 0
     if d2 > 0:
-        B = math.log(d2)
+        B = log(d2)
+        ex = exp(B)
+        d = pv + ex
+        fB = ex * (d2 - ex) / (2.0 * d * d) - (B - a) / tau2
     else:
         k = 1
         while True:
-            B = a - k * TAU
+            B = a - k * tau
             ex = exp(B)
             d = pv + ex
-            fB = ex * (d2 - ex) / (2.0 * d * d) + k * TAU / _TAU2
+            fB = ex * (d2 - ex) / (2.0 * d * d) + k * tau / tau2
             if fB >= 0:
                 break
             k += 1
-    if d2 > 0:
-        ex = exp(B)
-        d = pv + ex
-        fB = ex * (d2 - ex) / (2.0 * d * d) - (B - a) / _TAU2
-    while abs(B - A) > EPS:
+    while B - A > eps or A - B > eps:  # noqa: SIM300 (|B - A| > ε, no abs call)
         C = A + (A - B) * fA / (fB - fA)
         ex = exp(C)
         d = pv + ex
-        fC = ex * (d2 - ex) / (2.0 * d * d) - (C - a) / _TAU2
+        fC = ex * (d2 - ex) / (2.0 * d * d) - (C - a) / tau2
         if fC * fB <= 0:
             A, fA = B, fB
         else:
@@ -146,17 +172,20 @@ class Ratings:
     """The ratings of one club and system, kept in step with its matches.
 
     ``players``: {player: [mu, phi, sigma, index of the last period played, games]} on the
-    Glicko-2 scale; ``history``: {player: [Point, …]}; ``periods``: the period keys in
-    order, ``games``: each period's games (a sorted tuple), ``undo``: each period's
-    players as they were before it (None: new)."""
+    Glicko-2 scale; ``history``: {player: the rating after each of their matches, flat,
+    ``WIDTH`` numbers a match: period index, key, opponent, score, μ, φ, sigma after it};
+    ``periods``: the period keys in order, ``games``: each period's games (sorted).
+
+    Nothing is kept per period but its games: a player's state before a period is the
+    last match of their history before it, so undoing a period truncates its players'
+    histories (one match each a game) and reads their state back from what is left.
+    """
 
     def __init__(self, games: Iterable[Game] = ()):
         self.players: dict[int, list] = {}
-        #: {player: [(period index, key, opponent, score, μ after, φ after), …]}
-        self.history: dict[int, list[tuple]] = {}
+        self.history: dict[int, array] = {}
         self.periods: list[Any] = []
         self.games: list[tuple[Game, ...]] = []
-        self.undo: list[list[tuple[int, list | None]]] = []
         self._index: dict[Any, int] = {}
         self._by_key: dict[int, Game] = {}
         self.update(games)
@@ -170,22 +199,26 @@ class Ratings:
         """Take ``games`` (new, changed or unchanged) and drop the matches keyed
         ``removed``; rate again from the first period that changed. Returns that
         period's index, or None when nothing changed."""
+        by_key = self._by_key
         changed: dict[Any, dict[int, Game | None]] = {}
         for game in games:
-            old = self._by_key.get(game.key)
-            if old == game:
-                continue
+            old = by_key.get(game.key)
             if old is not None:
+                if old is game or old == game:
+                    continue
                 changed.setdefault(old.period, {})[old.key] = None
-            changed.setdefault(game.period, {})[game.key] = game
+            edits = changed.get(game.period)
+            if edits is None:
+                edits = changed[game.period] = {}
+            edits[game.key] = game
         for key in removed:
-            old = self._by_key.get(key)
+            old = by_key.get(key)
             if old is not None:
                 changed.setdefault(old.period, {}).setdefault(key, None)
         if not changed:
             return None
         paused = gc.isenabled()
-        if paused:  # millions of small tuples, none in a cycle: no collection midway
+        if paused:  # many small objects, none in a cycle: no collection midway
             gc.disable()
         try:
             return self._redo(changed)
@@ -198,96 +231,242 @@ class Ratings:
         new_sets: dict[Any, dict[int, Game]] = {}
         for period, edits in changed.items():
             index = self._index.get(period)
-            current = {g.key: g for g in self.games[index]} if index is not None else {}
-            for key, game in edits.items():
-                if game is None:
-                    if current.get(key) is not None and current[key].period == period:
-                        del current[key]
-                else:
-                    current[key] = game
+            if index is None:
+                current = {key: game for key, game in edits.items() if game is not None}
+            else:
+                current = {g.key: g for g in self.games[index]}
+                for key, game in edits.items():
+                    if game is None:
+                        current.pop(key, None)
+                    else:
+                        current[key] = game
             new_sets[period] = current
-        first_period = min(changed)
-        start = bisect.bisect_left(self.periods, first_period)
-        kept = [(p, g) for p, g in zip(self.periods[start:], self.games[start:], strict=True)]
-        self._rollback(start)
-        later = {p: {g.key: g for g in gs} for p, gs in kept}
-        later.update(new_sets)
+        start = bisect.bisect_left(self.periods, min(changed))
+        if start < len(self.periods):
+            kept = zip(self.periods[start:], self.games[start:], strict=True)
+            later = {p: {g.key: g for g in gs} for p, gs in kept}
+            self._rollback(start)
+            later.update(new_sets)
+        else:  # only periods after the last one: nothing to undo
+            later = new_sets
         for period in sorted(later):
-            games_now = tuple(sorted(later[period].values()))
-            if games_now:
-                self._apply(period, games_now)
+            current = later[period]
+            if current:  # in the order of their keys (in one period: a Game's order)
+                self._apply(period, tuple([current[key] for key in sorted(current)]))
         return start
 
     def _rollback(self, start: int) -> None:
         """Undo every period from ``start`` on, the last first."""
-        players, history = self.players, self.history
+        players, history, by_key = self.players, self.history, self._by_key
+        width = WIDTH
         for index in range(len(self.periods) - 1, start - 1, -1):
-            for game in self.games[index]:
-                del self._by_key[game.key]
-            for player, before in reversed(self.undo[index]):
-                if before is None:
-                    del players[player]
-                    del history[player]
+            games = self.games[index]
+            for game in games:  # each game is one match of each player's, their last
+                del by_key[game.key]
+                del history[game.a][-width:]
+                del history[game.b][-width:]
+            for player in dict.fromkeys(chain.from_iterable(map(_PAIR, games))):
+                points = history[player]
+                if points:  # as they were after the last match they have left
+                    last, _, _, _, mu, phi, sigma = points[-width:]
+                    players[player] = [mu, phi, sigma, int(last), len(points) // width]
                 else:
-                    players[player] = before
-                    points = history[player]
-                    while points and points[-1][0] == index:
-                        points.pop()
+                    del players[player], history[player]
             del self._index[self.periods[index]]
-        del self.periods[start:], self.games[start:], self.undo[start:]
+        del self.periods[start:], self.games[start:]
 
     def _apply(self, period: Any, games: tuple[Game, ...]) -> None:
         """Rate one period: every game against the ratings before it."""
         index = len(self.periods)
-        players, history = self.players, self.history
-        sq, exp = math.sqrt, math.exp
-        pre: dict[int, tuple[float, float, float, int]] = {}
-        undo: list[tuple[int, list | None]] = []
-        for game in games:
-            for player in (game.a, game.b):
-                if player in pre:
-                    continue
-                state = players.get(player)
-                undo.append((player, state))
-                if state is None:
-                    pre[player] = (0.0, PHI0, VOL0, 0)
-                    history[player] = []
-                else:
-                    mu, phi, sigma, last, count = state
-                    idle = index - last - 1
-                    if idle > 0:
-                        phi = min(sq(phi * phi + idle * sigma * sigma), PHI0)
-                    pre[player] = (mu, phi, sigma, count)
-        series: dict[int, list[tuple[float, float, float, int, int]]] = {}
-        for game in games:
-            a, b = pre[game.a], pre[game.b]
-            series.setdefault(game.a, []).append((b[0], b[1], game.score, game.key, game.b))
-            series.setdefault(game.b, []).append((a[0], a[1], 1.0 - game.score, game.key, game.a))
-        for player, played in series.items():
-            mu, phi, sigma, count = pre[player]
-            # Glickman's steps 3-8, inlined (``rate`` is the same arithmetic)
-            v_inv = total = 0.0
-            for mu_j, phi_j, score, _, _ in played:
-                g = 1.0 / sq(1.0 + 3.0 * phi_j * phi_j / _PI2)
-                e = 1.0 / (1.0 + exp(-g * (mu - mu_j)))
-                v_inv += g * g * e * (1.0 - e)
-                total += g * (score - e)
-            v = 1.0 / v_inv
-            delta = v * total
-            sigma = _volatility(sigma, phi * phi, v, delta * delta)
-            phi = 1.0 / sq(1.0 / (phi * phi + sigma * sigma) + v_inv)
-            mu += phi * phi * total
-            players[player] = [mu, phi, sigma, index, count + len(played)]
-            points = history[player]
-            for _, _, score, key, opponent in played:
-                points.append((index, key, opponent, score, mu, phi))
+        players = dict.fromkeys(chain.from_iterable(map(_PAIR, games)))
+        if len(players) == 2 * len(games):  # one game each (a league round): the usual
+            self._rate_pairs(index, games)
+        else:
+            self._rate_any(index, games, players)
         self.periods.append(period)
         self.games.append(games)
-        self.undo.append(undo)
         self._index[period] = index
         by_key = self._by_key
         for game in games:
             by_key[game.key] = game
+
+    def _rate_pairs(self, index: int, games: tuple[Game, ...]) -> None:
+        """A period in which nobody plays twice: each game rates its two players
+        (Glickman's steps 3-8 against one opponent, ``rate``'s arithmetic inlined) in one
+        pass, as neither player's state before the period is read after it changed."""
+        players, history = self.players, self.history
+        sq, exp, log, pack = math.sqrt, math.exp, math.log, _PACK
+        pi2, phi0, vol0, tau, tau2, eps = _PI2, PHI0, VOL0, TAU, _TAU2, EPS
+        grown = index - 1  # the last period of a player who sat none out
+        for game in games:
+            a, b, score, key = game.a, game.b, game.score, game.key
+            state = players.get(a)
+            if state is None:
+                mu_a, phi_a, sigma_a, count_a = 0.0, phi0, vol0, 0
+                points_a = history[a] = _history()
+            else:
+                mu_a, phi_a, sigma_a, last, count_a = state
+                if last < grown:  # RD grown for the periods sat out (step 6 each)
+                    phi_a = sq(phi_a * phi_a + (index - last - 1) * sigma_a * sigma_a)
+                    if phi_a > phi0:
+                        phi_a = phi0
+                points_a = history[a]
+            state = players.get(b)
+            if state is None:
+                mu_b, phi_b, sigma_b, count_b = 0.0, phi0, vol0, 0
+                points_b = history[b] = _history()
+            else:
+                mu_b, phi_b, sigma_b, last, count_b = state
+                if last < grown:
+                    phi_b = sq(phi_b * phi_b + (index - last - 1) * sigma_b * sigma_b)
+                    if phi_b > phi0:
+                        phi_b = phi0
+                points_b = history[b]
+            g_a = 1.0 / sq(1.0 + 3.0 * phi_a * phi_a / pi2)
+            g_b = 1.0 / sq(1.0 + 3.0 * phi_b * phi_b / pi2)
+            # a against b
+            e = 1.0 / (1.0 + exp(-g_b * (mu_a - mu_b)))
+            v_inv = g_b * g_b * e * (1.0 - e)
+            total = g_b * (score - e)
+            v = 1.0 / v_inv
+            delta = v * total
+            # step 5 (``_volatility`` inlined)
+            ex = sigma_a * sigma_a
+            a0 = log(ex)
+            pv = phi_a * phi_a + v
+            d2 = delta * delta - pv
+            d = pv + ex
+            A = a0
+            fA = ex * (d2 - ex) / (2.0 * d * d)
+            if d2 > 0:
+                B = log(d2)
+                ex = exp(B)
+                d = pv + ex
+                fB = ex * (d2 - ex) / (2.0 * d * d) - (B - a0) / tau2
+            else:
+                k = 1
+                while True:
+                    B = a0 - k * tau
+                    ex = exp(B)
+                    d = pv + ex
+                    fB = ex * (d2 - ex) / (2.0 * d * d) + k * tau / tau2
+                    if fB >= 0:
+                        break
+                    k += 1
+            while B - A > eps or A - B > eps:  # noqa: SIM300
+                C = A + (A - B) * fA / (fB - fA)
+                ex = exp(C)
+                d = pv + ex
+                fC = ex * (d2 - ex) / (2.0 * d * d) - (C - a0) / tau2
+                if fC * fB <= 0:
+                    A, fA = B, fB
+                else:
+                    fA /= 2.0
+                B, fB = C, fC
+            sigma = exp(A / 2.0)
+            phi = 1.0 / sq(1.0 / (phi_a * phi_a + sigma * sigma) + v_inv)
+            mu = mu_a + phi * phi * total
+            players[a] = [mu, phi, sigma, index, count_a + 1]
+            points_a.frombytes(pack(index, key, b, score, mu, phi, sigma))
+            # b against a
+            score = 1.0 - score
+            e = 1.0 / (1.0 + exp(-g_a * (mu_b - mu_a)))
+            v_inv = g_a * g_a * e * (1.0 - e)
+            total = g_a * (score - e)
+            v = 1.0 / v_inv
+            delta = v * total
+            # step 5 (``_volatility`` inlined)
+            ex = sigma_b * sigma_b
+            a0 = log(ex)
+            pv = phi_b * phi_b + v
+            d2 = delta * delta - pv
+            d = pv + ex
+            A = a0
+            fA = ex * (d2 - ex) / (2.0 * d * d)
+            if d2 > 0:
+                B = log(d2)
+                ex = exp(B)
+                d = pv + ex
+                fB = ex * (d2 - ex) / (2.0 * d * d) - (B - a0) / tau2
+            else:
+                k = 1
+                while True:
+                    B = a0 - k * tau
+                    ex = exp(B)
+                    d = pv + ex
+                    fB = ex * (d2 - ex) / (2.0 * d * d) + k * tau / tau2
+                    if fB >= 0:
+                        break
+                    k += 1
+            while B - A > eps or A - B > eps:  # noqa: SIM300
+                C = A + (A - B) * fA / (fB - fA)
+                ex = exp(C)
+                d = pv + ex
+                fC = ex * (d2 - ex) / (2.0 * d * d) - (C - a0) / tau2
+                if fC * fB <= 0:
+                    A, fA = B, fB
+                else:
+                    fA /= 2.0
+                B, fB = C, fC
+            sigma = exp(A / 2.0)
+            phi = 1.0 / sq(1.0 / (phi_b * phi_b + sigma * sigma) + v_inv)
+            mu = mu_b + phi * phi * total
+            players[b] = [mu, phi, sigma, index, count_b + 1]
+            points_b.frombytes(pack(index, key, a, score, mu, phi, sigma))
+
+    def _rate_any(self, index: int, games: tuple[Game, ...], playing: dict[int, None]) -> None:
+        """Any period (a player may play several games in it): the ratings before it of
+        everyone ``playing``, each player's sums over their games in the games' order,
+        then their new ratings (Glickman's steps 3-8, as ``rate``)."""
+        players, history = self.players, self.history
+        sq, exp, volatility = math.sqrt, math.exp, _volatility
+        pi2, phi0, vol0 = _PI2, PHI0, VOL0
+        mus: dict[int, float] = {}
+        gees: dict[int, float] = {}
+        pre: dict[int, tuple[float, float, int]] = {}
+        for player in playing:
+            state = players.get(player)
+            if state is None:
+                mu, phi, sigma, count = 0.0, phi0, vol0, 0
+                history[player] = _history()
+            else:
+                mu, phi, sigma, last, count = state
+                if last < index - 1:  # RD grown for the periods sat out (step 6 each)
+                    phi = sq(phi * phi + (index - last - 1) * sigma * sigma)
+                    if phi > phi0:
+                        phi = phi0
+            mus[player] = mu
+            gees[player] = 1.0 / sq(1.0 + 3.0 * phi * phi / pi2)
+            pre[player] = (phi, sigma, count)
+        v_invs: dict[int, float] = {}
+        totals: dict[int, float] = {}
+        played: dict[int, int] = {}
+        for game in games:
+            a, b, score = game.a, game.b, game.score
+            mu_a, mu_b, g_a, g_b = mus[a], mus[b], gees[a], gees[b]
+            e = 1.0 / (1.0 + exp(-g_b * (mu_a - mu_b)))
+            v_invs[a] = v_invs.get(a, 0.0) + g_b * g_b * e * (1.0 - e)
+            totals[a] = totals.get(a, 0.0) + g_b * (score - e)
+            played[a] = played.get(a, 0) + 1
+            e = 1.0 / (1.0 + exp(-g_a * (mu_b - mu_a)))
+            v_invs[b] = v_invs.get(b, 0.0) + g_a * g_a * e * (1.0 - e)
+            totals[b] = totals.get(b, 0.0) + g_a * ((1.0 - score) - e)
+            played[b] = played.get(b, 0) + 1
+        for player, v_inv in v_invs.items():
+            total = totals[player]
+            phi, sigma, count = pre[player]
+            v = 1.0 / v_inv
+            delta = v * total
+            sigma = volatility(sigma, phi * phi, v, delta * delta)
+            phi = 1.0 / sq(1.0 / (phi * phi + sigma * sigma) + v_inv)
+            mu = mus[player] + phi * phi * total
+            players[player] = [mu, phi, sigma, index, count + played[player]]
+        for game in games:
+            a, b, key, score = game.a, game.b, game.key, game.score
+            mu, phi, sigma = players[a][:3]
+            history[a].frombytes(_PACK(index, key, b, score, mu, phi, sigma))
+            mu, phi, sigma = players[b][:3]
+            history[b].frombytes(_PACK(index, key, a, 1.0 - score, mu, phi, sigma))
 
     # -- reading ----------------------------------------------------------------------
 
@@ -301,11 +480,17 @@ class Ratings:
             phi = min(math.sqrt(phi * phi + idle * sigma * sigma), PHI0)
         return Rating(player, mu * SCALE + MU0, phi * SCALE, sigma, played)
 
+    def _matches(self, player: int) -> list[tuple]:
+        """The player's history, a tuple a match: (period index, key, opponent, score,
+        μ, φ, sigma after it) on the Glicko-2 scale."""
+        it = iter(self.history.get(player, ()))
+        return list(zip(*[it] * WIDTH, strict=True))
+
     def points(self, player: int) -> list[Point]:
         """The player's history: the rating after each of their matches, in order."""
         return [
-            Point(index, key, opponent, score, mu * SCALE + MU0, phi * SCALE)
-            for index, key, opponent, score, mu, phi in self.history.get(player, ())
+            Point(int(index), int(key), int(opponent), score, mu * SCALE + MU0, phi * SCALE)
+            for index, key, opponent, score, mu, phi, _ in self._matches(player)
         ]
 
     def ladder(self) -> list[Rating]:
@@ -317,7 +502,7 @@ class Ratings:
         """Everything the engine computed, comparable with ``==`` (for the tests)."""
         return (
             {p: tuple(s) for p, s in self.players.items()},
-            {p: tuple(h) for p, h in self.history.items()},
+            {p: tuple(self._matches(p)) for p in self.history},
             tuple(self.periods),
             tuple(self.games),
         )
