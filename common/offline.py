@@ -91,6 +91,14 @@ def gang_version(gang) -> str:
     return f"{gang.version}-{int(gang.updated.timestamp() * 1000)}"
 
 
+def mark_gang(response: HttpResponse, gang) -> HttpResponse:
+    """Say which gang an answer shows and at which version, for a view that has the gang
+    at hand (the builder page: the middleware then reads nothing more)."""
+    response[GROUP_HEADER] = group_of(gang.pk)
+    response[VERSION_HEADER] = gang_version(gang)
+    return response
+
+
 class OfflineMiddleware:
     """Marks the answers the service worker may keep (see the module's docstring)."""
 
@@ -112,7 +120,7 @@ class OfflineMiddleware:
         htmx = request.headers.get("HX-Request") == "true"
         if logged_in and not htmx and (url_name in PAGES or url_name in FILES):
             response[HEADER] = user_key(user)
-            gang = _gang_of(request, url_name, match.kwargs)
+            gang = None if VERSION_HEADER in response else _gang_of(request, url_name, match.kwargs)
             if gang is not None:
                 response[GROUP_HEADER] = group_of(gang.pk)
                 response[VERSION_HEADER] = gang_version(gang)

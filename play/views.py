@@ -385,6 +385,13 @@ def game_tap(request: HttpRequest, game_id: int) -> HttpResponse:
             if not request.htmx:
                 # without JavaScript: the page comes back where the tap was made
                 return redirect(_table_url(game) + _anchor(form.cleaned_data))
+            held = state.held_tap(game.version) if _new else None
+            if held is not None:  # kept, not counted: said where the player is
+                error = _(
+                    "That tap no longer fits where it was made: %(reason)s It waits on top "
+                    "of the table, to keep or drop."
+                ) % {"reason": held.reason}
+                return _render_table(request, game, (state, shown), error=error)
             return _render_table(request, game, (state, shown))
     else:
         error = " ".join(str(e) for errors in form.errors.values() for e in errors)

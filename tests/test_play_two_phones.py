@@ -187,7 +187,11 @@ def test_a_late_tap_that_no_longer_fits_is_kept_in_conflict_for_either_player(pe
     html = phone_tap(
         alice, game, "wound/1", member="b/2", by="a/2", made=at(game, 3), phone="a", n=1, seen=seen
     ).content.decode()
-    assert refused(html) == ""  # kept, not refused
+    # kept, not refused: the tapper is told where they look
+    assert refused(html) == (
+        "That tap no longer fits where it was made: James is killed. It waits on top of the "
+        "table, to keep or drop."
+    )
     state = services.state_of(Game.objects.get())
     assert [(h.what, h.seq) for h in state.held] == [("conflict", 2)]
     assert state.held[0].reason == "James is killed."

@@ -28,6 +28,7 @@ from builder.rows import parse_known, row_html
 from builder.templatetags.builder_fields import Ledger
 from builder.views.common import get_gang_for_user, login_required, post_only, readonly_context
 from builder.views.printing import share_url
+from common import offline
 from rules import get_system
 
 
@@ -394,7 +395,8 @@ def _render_gang_view(
 @login_required
 def gang_detail(request: HttpRequest, gang_id: int) -> HttpResponse:
     gang = get_gang_for_user(request.user, gang_id)
-    return _render_builder(request, gang, open_id=_open_id(request))
+    # the gang's version for the offline app, from the gang read here (no second query)
+    return offline.mark_gang(_render_builder(request, gang, open_id=_open_id(request)), gang)
 
 
 @login_required

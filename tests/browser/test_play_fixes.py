@@ -65,17 +65,22 @@ def test_an_offline_tap_shows_at_once_and_the_banner_follows_the_scroll(page: Pa
     event = TapEvent.objects.get()
     assert event.made_at <= event.at  # the time the phone made it is kept
 
-    # A tap the other phone's taps made pointless: refused, said where the user is.
+    # A tap made offline after the other phone's kill (this phone had not seen it): kept in
+    # conflict, not counted, and said where the user is (issue 29: never dropped silently).
     page.context.set_offline(True)
-    clay.locator('[data-testid="minus-actions"]').click()
-    expect(value(page, "Clay", "actions")).to_have_text("3")
     rider = User.objects.get(username="rider")
     services.tap(game, rider, "status", {"member": "a/5", "status": "dead"}, "elsewhere")
+    clay.locator('[data-testid="minus-actions"]').click()
+    expect(value(page, "Clay", "actions")).to_have_text("3")
     page.context.set_offline(False)
     error = page.locator('[data-testid="tap-error"]')
-    expect(error).to_contain_text("That tap was not counted: Clay is killed.", timeout=WAIT)
+    expect(error).to_contain_text(
+        "That tap no longer fits where it was made: Clay is killed.", timeout=WAIT
+    )
     expect(error).to_be_in_viewport()
     expect(value(page, "Clay", "actions")).to_have_text("4")  # the waiting change is gone
+    expect(page.locator('[data-testid="held-conflict"]')).to_contain_text("Clay is killed.")
+    assert TapEvent.objects.count() == 3  # kept in the log
     shot(page, "play-refused-375")
 
 
