@@ -109,6 +109,11 @@ def visitor_page(browser, url: str):
         visitor.close()
 
 
+#: how long a print may take: on a busy CI machine the render gate may ask the page to
+#: come back after a few seconds (Retry-After), and the page does so before the download
+PRINT_WAIT = 60_000
+
+
 def print_from_menu(
     page: Page, kind: str, *, paper: str = "a4", fronts_only: bool = False, member: str = ""
 ) -> bytes:
@@ -121,7 +126,7 @@ def print_from_menu(
         if menu.get_attribute("open") is not None:
             menu.locator("summary").click()  # close the menu: it covers the roster
         open_member(page, member)
-        with page.expect_download() as download_info:
+        with page.expect_download(timeout=PRINT_WAIT) as download_info:
             page.locator('[data-testid="print-member"]').click()
         with open(download_info.value.path(), "rb") as pdf:
             return pdf.read()
@@ -132,7 +137,7 @@ def print_from_menu(
     menu.locator('input[name="fronts_only"]').set_checked(fronts_only)
     if member:
         menu.locator('select[name="member"]').select_option(label=member)
-    with page.expect_download() as download_info:
+    with page.expect_download(timeout=PRINT_WAIT) as download_info:
         menu.locator('[data-testid="print-submit"]').click()
     download = download_info.value
     expect(menu.locator("[data-pdf-progress]")).to_be_hidden()
