@@ -60,7 +60,7 @@ def browser():
 def _page(browser, **options):
     context = browser.new_context(viewport=PHONE, accept_downloads=True, **options)
     page = context.new_page()
-    page.set_default_timeout(15_000)
+    page.set_default_timeout(45_000)  # a print on a busy CI machine may be sent back once
     return context, page
 
 
